@@ -1,0 +1,12 @@
+/// @brief Declarations of the per-module binding functions that module.cpp calls.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace sc::bindings {
+
+void bind_text(pybind11::module_& text);        // tokenizer, folding, stop words, stemmer, terms
+void bind_sentences(pybind11::module_& text);   // sentence splitter, citation markers
+void bind_similarity(pybind11::module_& sim);   // cosine kernels
+
+}  // namespace sc::bindings

@@ -1,0 +1,7 @@
+"""Stubs for the compiled extension `sufficient_context._core` (private: use the package modules).
+
+The stubs live in a stub-only folder beside the extension; at run time the extension module wins the import.
+"""
+
+from . import similarity as similarity
+from . import text as text

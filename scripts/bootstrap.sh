@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian machine (as root, CPython >= 3.9):
+#   bash scripts/bootstrap.sh demo   install everything, run the demo on built-in sample data
+#   bash scripts/bootstrap.sh test   install everything, run every check: C++ tests, wheel smoke test, pytest, linters
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-demo}
+PY=${PYTHON:-python3}
+JOBS=$(nproc)
+
+# System packages, installed only when missing.
+need=()
+for pkg in libeigen3-dev libxsimd-dev libgtest-dev g++ clang-format; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "== installing system packages: ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# Python environment: a venv in the checkout; build requirements installed once so builds need no isolation.
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+VPY=.venv/bin/python
+$VPY -m pip install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.10" numpy
+
+case "$mode" in
+  demo)
+    $VPY -m pip install -q --disable-pip-version-check --no-build-isolation .
+    .venv/bin/sufficient-context demo
+    ;;
+  test)
+    export SC_WERROR=ON
+    echo "== C++ core: GoogleTest under AddressSanitizer + UBSan"
+    cmake -S . -B build/cpp-asan -G Ninja -DSC_BUILD_TESTS=ON -DSC_SANITIZE=ON -DSC_WERROR=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build build/cpp-asan -j "$JOBS"
+    ctest --test-dir build/cpp-asan --output-on-failure -j "$JOBS" | tail -n 3
+
+    echo "== wheel: build once, install into a clean virtualenv, import"
+    rm -rf dist build/wheel-venv
+    $VPY -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps . -w dist
+    "$PY" -m venv build/wheel-venv
+    build/wheel-venv/bin/python -m pip install -q --disable-pip-version-check dist/*.whl
+    (cd /tmp && "$OLDPWD"/build/wheel-venv/bin/python -m sufficient_context.cli demo >/dev/null)
+    echo "wheel installs and runs in a clean virtualenv"
+
+    echo "== Python: same wheel plus test extras"
+    $VPY -m pip install -q --disable-pip-version-check --force-reinstall --no-deps dist/*.whl
+    $VPY -m pip install -q --disable-pip-version-check "$(ls dist/*.whl)[test]"
+    .venv/bin/ruff check python tests benchmarks
+    find src bindings tests/cpp -name '*.[ch]pp' -print0 | xargs -0 clang-format --dry-run --Werror
+    $VPY -m pytest -q
+    ;;
+  *)
+    echo "usage: bash scripts/bootstrap.sh demo|test" >&2
+    exit 2
+    ;;
+esac
