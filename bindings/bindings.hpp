@@ -5,8 +5,8 @@
 
 namespace sc::bindings {
 
-void bind_text(pybind11::module_& text);        // tokenizer, folding, stop words, stemmer, terms
-void bind_sentences(pybind11::module_& text);   // sentence splitter, citation markers
-void bind_similarity(pybind11::module_& sim);   // cosine kernels
+void bind_text(pybind11::module_& text);  // tokenizer, folding, stop words, stemmer, terms
+void bind_sentences(pybind11::module_& sentences);  // sentence splitter, citation markers
+void bind_similarity(pybind11::module_& sim);       // cosine kernels
 
 }  // namespace sc::bindings

@@ -7,10 +7,12 @@ namespace py = pybind11;
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "C++ core of sufficient-context (private; use the sufficient_context package).";
-  // std::invalid_argument -> ValueError and std::out_of_range -> IndexError are pybind11's defaults.
+  // std::invalid_argument -> ValueError and std::out_of_range -> IndexError are pybind11's
+  // defaults.
   auto text = m.def_submodule("text", "UTF-8 text engine");
   sc::bindings::bind_text(text);
-  sc::bindings::bind_sentences(text);
+  auto sentences = m.def_submodule("sentences", "sentence splitter and citation markers");
+  sc::bindings::bind_sentences(sentences);
   auto sim = m.def_submodule("similarity", "cosine kernels");
   sc::bindings::bind_similarity(sim);
 }

@@ -4,4 +4,5 @@ The stubs live in a stub-only folder beside the extension; at run time the exten
 """
 
 from . import similarity as similarity
+from . import sentences as sentences
 from . import text as text
