@@ -3,6 +3,6 @@
 The stubs live in a stub-only folder beside the extension; at run time the extension module wins the import.
 """
 
-from . import similarity as similarity
 from . import sentences as sentences
+from . import similarity as similarity
 from . import text as text

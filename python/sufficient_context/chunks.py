@@ -1,0 +1,192 @@
+"""Chunk inputs: every public check accepts mappings, `Chunk`, LangChain Documents, LlamaIndex nodes or strings.
+
+`as_chunks` turns any mix of them into `Chunk` objects, naming the offending index on bad input. LangChain and
+LlamaIndex objects are recognised by duck typing, so neither library is imported here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from types import MappingProxyType
+from typing import Any, Union
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["Chunk", "ChunkLike", "as_chunks"]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_FIELDS = ("content", "id", "summary", "score", "embedding", "timestamp", "temperature", "metadata")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One retrieved context chunk.
+
+    `timestamp` is normalised to a timezone-aware datetime (naive values are taken as UTC), `embedding` to a
+    read-only 1-D float32 array.
+    """
+
+    content: str
+    id: str | None = None
+    summary: str = ""
+    score: float | None = None
+    embedding: NDArray[np.float32] | None = field(default=None, compare=False)
+    timestamp: datetime | None = None
+    temperature: float | None = None
+    metadata: Mapping[str, Any] = field(default=_EMPTY, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form (embedding as a list, timestamp as ISO-8601)."""
+        out: dict[str, Any] = {"id": self.id, "content": self.content}
+        if self.summary:
+            out["summary"] = self.summary
+        if self.score is not None:
+            out["score"] = self.score
+        if self.embedding is not None:
+            out["embedding"] = self.embedding.tolist()
+        if self.timestamp is not None:
+            out["timestamp"] = self.timestamp.isoformat()
+        if self.temperature is not None:
+            out["temperature"] = self.temperature
+        if self.metadata:
+            out["metadata"] = dict(self.metadata)
+        return out
+
+
+ChunkLike = Union[Chunk, Mapping[str, Any], str, Any]
+
+
+def as_chunks(objs: Iterable[ChunkLike], *, argument: str = "chunks") -> list[Chunk]:
+    """Convert chunk-like objects to `Chunk`s; ids default to S1, S2, ... by position.
+
+    Raises TypeError or ValueError naming `argument[index]` and the field at fault. Nothing is dropped.
+    """
+    if isinstance(objs, (str, bytes, Mapping)):
+        raise TypeError(f"{argument} must be a sequence of chunks, not a single {type(objs).__name__}")
+    try:
+        items = list(objs)
+    except TypeError:
+        raise TypeError(f"{argument} must be a sequence of chunks; got {type(objs).__name__}") from None
+    return [_one_chunk(obj, f"{argument}[{i}]", i) for i, obj in enumerate(items)]
+
+
+def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
+    if isinstance(obj, Chunk):
+        return obj if obj.id is not None else replace(obj, id=f"S{index + 1}")
+    if isinstance(obj, str):
+        return Chunk(content=obj, id=f"S{index + 1}")
+    if isinstance(obj, Mapping):
+        # Extra keys (e.g. a dataset's "title") are allowed and left out of the chunk.
+        fields = {k: obj[k] for k in _FIELDS if k in obj}
+        if "content" not in fields and "page_content" in obj:
+            fields["content"] = obj["page_content"]
+        return _build(fields, where, index)
+    if hasattr(obj, "node") and hasattr(obj, "score"):  # LlamaIndex NodeWithScore
+        node = obj.node
+        fields = _node_fields(node, where)
+        fields["score"] = obj.score
+        return _build(fields, where, index)
+    if hasattr(obj, "node_id") and (hasattr(obj, "get_content") or hasattr(obj, "text")):  # LlamaIndex node
+        return _build(_node_fields(obj, where), where, index)
+    if hasattr(obj, "page_content"):  # LangChain Document
+        metadata = getattr(obj, "metadata", None) or {}
+        fields = {"content": obj.page_content, "metadata": metadata}
+        doc_id = getattr(obj, "id", None) or metadata.get("id")
+        if doc_id is not None:
+            fields["id"] = doc_id
+        for key in ("score", "timestamp", "summary"):
+            if key in metadata:
+                fields[key] = metadata[key]
+        return _build(fields, where, index)
+    raise TypeError(
+        f"{where} must be a str, a mapping with 'content', a Chunk, a LangChain Document or a LlamaIndex node; "
+        f"got {type(obj).__name__}"
+    )
+
+
+def _node_fields(node: Any, where: str) -> dict[str, Any]:
+    content = node.get_content() if hasattr(node, "get_content") else node.text
+    fields: dict[str, Any] = {"content": content, "id": node.node_id, "metadata": getattr(node, "metadata", None)}
+    if getattr(node, "embedding", None) is not None:
+        fields["embedding"] = node.embedding
+    return fields
+
+
+def _build(fields: dict[str, Any], where: str, index: int) -> Chunk:
+    content = fields.get("content")
+    if content is None:
+        raise ValueError(f"{where} has no 'content'")
+    if not isinstance(content, str):
+        raise TypeError(f"{where}.content must be str; got {type(content).__name__}")
+    chunk_id = fields.get("id")
+    if chunk_id is None:
+        chunk_id = f"S{index + 1}"
+    elif not isinstance(chunk_id, (str, int)) or isinstance(chunk_id, bool):
+        raise TypeError(f"{where}.id must be str; got {type(chunk_id).__name__}")
+    summary = fields.get("summary") or ""
+    if not isinstance(summary, str):
+        raise TypeError(f"{where}.summary must be str; got {type(summary).__name__}")
+    metadata = fields.get("metadata") or {}
+    if not isinstance(metadata, Mapping):
+        raise TypeError(f"{where}.metadata must be a mapping; got {type(metadata).__name__}")
+    return Chunk(
+        content=content,
+        id=str(chunk_id),
+        summary=summary,
+        score=_finite_or_none(fields.get("score"), f"{where}.score"),
+        embedding=_embedding(fields.get("embedding"), f"{where}.embedding"),
+        timestamp=_timestamp(fields.get("timestamp"), f"{where}.timestamp"),
+        temperature=_finite_or_none(fields.get("temperature"), f"{where}.temperature"),
+        metadata=MappingProxyType(dict(metadata)),
+    )
+
+
+def _finite_or_none(value: Any, where: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise TypeError(f"{where} must be a number; got {type(value).__name__}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{where} must be finite; got {number}")
+    return number
+
+
+def _embedding(value: Any, where: str) -> NDArray[np.float32] | None:
+    if value is None:
+        return None
+    try:
+        array = np.asarray(value, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{where} must be a 1-D array of numbers: {exc}") from None
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{where} must be a non-empty 1-D array; got shape {array.shape}")
+    bad = np.flatnonzero(~np.isfinite(array))
+    if bad.size:
+        raise ValueError(f"{where}[{bad[0]}] is {array[bad[0]]}: embeddings must be finite")
+    array = np.array(array, copy=True)
+    array.flags.writeable = False
+    return array
+
+
+def _timestamp(value: Any, where: str) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        stamp = value
+    elif isinstance(value, str):
+        try:
+            stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"{where} is not an ISO-8601 date or datetime: {value!r}") from None
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ValueError(f"{where} must be finite; got {value}")
+        stamp = datetime.fromtimestamp(value, tz=timezone.utc)
+    else:
+        raise TypeError(f"{where} must be a datetime, ISO-8601 string or POSIX seconds; got {type(value).__name__}")
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
