@@ -10,7 +10,6 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from types import MappingProxyType
 from typing import Any, Union
 
 import numpy as np
@@ -18,7 +17,6 @@ from numpy.typing import NDArray
 
 __all__ = ["Chunk", "ChunkLike", "as_chunks"]
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
 _FIELDS = ("content", "id", "summary", "score", "embedding", "timestamp", "temperature", "metadata")
 
 
@@ -37,7 +35,7 @@ class Chunk:
     embedding: NDArray[np.float32] | None = field(default=None, compare=False)
     timestamp: datetime | None = None
     temperature: float | None = None
-    metadata: Mapping[str, Any] = field(default=_EMPTY, compare=False)
+    metadata: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form (embedding as a list, timestamp as ISO-8601)."""
@@ -141,7 +139,7 @@ def _build(fields: dict[str, Any], where: str, index: int) -> Chunk:
         embedding=_embedding(fields.get("embedding"), f"{where}.embedding"),
         timestamp=_timestamp(fields.get("timestamp"), f"{where}.timestamp"),
         temperature=_finite_or_none(fields.get("temperature"), f"{where}.temperature"),
-        metadata=MappingProxyType(dict(metadata)),
+        metadata=dict(metadata),  # a copy: later edits to the input do not leak in
     )
 
 
