@@ -1,9 +1,402 @@
 #include "text/stemmer.hpp"
 
-namespace sc::text {
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 
-// Placeholder until the Porter2 implementation lands (identity keeps the build green).
-void stem_into(std::string_view word, std::string& out) { out.assign(word); }
+// Porter2 as defined by Snowball 3.x (https://snowballstem.org/algorithms/english/stemmer.html),
+// written from that description. The word is stemmed inside `out`'s own storage: every rule
+// replaces a suffix by one no longer than itself, so the word never outgrows its input.
+// Letters 'Y' mark a y that acts as a consonant; input is a-z only, so the marker is unambiguous.
+
+namespace sc::text {
+namespace {
+
+constexpr unsigned char kStemmable = 1;  // a-z and apostrophe: the only bytes the algorithm takes
+constexpr unsigned char kVowel = 2;      // a e i o u y
+constexpr unsigned char kVowelWxY = 4;   // vowels plus w x Y: what ends no short syllable
+constexpr unsigned char kValidLi = 8;    // letters after which "li" is a suffix
+constexpr unsigned char kAeo = 16;       // "add", "egg", "off" keep their double
+constexpr unsigned char kDouble = 32;    // letters whose doubling step 1b undoes
+
+constexpr std::array<unsigned char, 256> make_char_classes() {
+  std::array<unsigned char, 256> table{};
+  const auto mark = [&table](std::string_view letters, unsigned char flag) {
+    for (const char c : letters) table[static_cast<unsigned char>(c)] |= flag;
+  };
+  mark("abcdefghijklmnopqrstuvwxyz'", kStemmable);
+  mark("aeiouy", kVowel);
+  mark("aeiouywxY", kVowelWxY);
+  mark("cdeghkmnrt", kValidLi);
+  mark("aeo", kAeo);
+  mark("bdfgmnprt", kDouble);
+  return table;
+}
+
+constexpr std::array<unsigned char, 256> kCharClasses = make_char_classes();
+
+inline bool has(char c, unsigned char flag) {
+  return (kCharClasses[static_cast<unsigned char>(c)] & flag) != 0;
+}
+
+// a[0, b.size()) == b.
+inline bool same_bytes(const char* a, std::string_view b) {
+  return std::memcmp(a, b.data(), b.size()) == 0;
+}
+
+// Whole words stemmed by table before any rule runs.
+struct Exception {
+  std::string_view word;
+  std::string_view stem;
+};
+
+constexpr std::size_t kLongestException = 6;
+constexpr Exception kExceptions[] = {
+    {"skis", "ski"},    {"skies", "sky"},   {"dying", "die"},    {"lying", "lie"},
+    {"tying", "tie"},   {"idly", "idl"},    {"gently", "gentl"}, {"ugly", "ugli"},
+    {"early", "earli"}, {"only", "onli"},   {"singly", "singl"}, {"sky", "sky"},
+    {"news", "news"},   {"howe", "howe"},   {"atlas", "atlas"},  {"cosmos", "cosmos"},
+    {"bias", "bias"},   {"andes", "andes"},
+};
+
+// Words starting with these get R1 right after the prefix (generously -> generous, not gener).
+// "emerg", "inter" and "organ" are newer than the published description; snowballstemmer 3.1.1
+// applies them (interval -> interval, organization -> organiz), and so do we.
+constexpr std::string_view kR1Prefixes[] = {"gener", "commun", "arsen", "past", "univers",
+                                            "later", "emerg",  "inter", "organ"};
+
+// The word being stemmed and its regions: R1 starts at p1, R2 at p2 (== size when empty).
+struct Word {
+  char* s;
+  std::size_t n;
+  std::size_t p1;
+  std::size_t p2;
+
+  bool ends_with(std::string_view suffix) const {
+    return n >= suffix.size() && same_bytes(s + n - suffix.size(), suffix);
+  }
+  bool is(std::size_t length, std::string_view text) const {  // s[0, length) == text
+    return length == text.size() && same_bytes(s, text);
+  }
+  void replace_tail(std::size_t start, std::string_view with) {
+    if (!with.empty()) std::memcpy(s + start, with.data(), with.size());
+    n = start + with.size();
+  }
+};
+
+bool contains_vowel(const char* s, std::size_t end) {
+  for (std::size_t i = 0; i < end; ++i) {
+    if (has(s[i], kVowel)) return true;
+  }
+  return false;
+}
+
+// Position just past the first non-vowel that follows a vowel at or after `from`, else n.
+std::size_t after_vowel_consonant(const char* s, std::size_t from, std::size_t n) {
+  std::size_t i = from;
+  while (i < n && !has(s[i], kVowel)) ++i;
+  while (i < n && has(s[i], kVowel)) ++i;
+  return i < n ? i + 1 : n;
+}
+
+// Does s[0, end) end in a short syllable?
+bool ends_short_syllable(const Word& w, std::size_t end) {
+  const char* s = w.s;
+  if (end >= 3 && !has(s[end - 1], kVowelWxY) && has(s[end - 2], kVowel) &&
+      !has(s[end - 3], kVowel)) {
+    return true;
+  }
+  if (end == 2) return has(s[0], kVowel) && !has(s[1], kVowel);
+  return end >= 4 && same_bytes(s + end - 4, "past");
+}
+
+// Marks initial y and y after a vowel as consonant 'Y'; left to right, so "yyyy" -> "YyYy".
+bool mark_consonant_y(Word& w) {
+  bool found = false;
+  if (w.s[0] == 'y') {
+    w.s[0] = 'Y';
+    found = true;
+  }
+  for (std::size_t i = 1; i < w.n; ++i) {
+    if (w.s[i] == 'y' && has(w.s[i - 1], kVowel)) {
+      w.s[i] = 'Y';
+      found = true;
+    }
+  }
+  return found;
+}
+
+void mark_regions(Word& w) {
+  std::size_t p1 = 0;
+  for (const std::string_view prefix : kR1Prefixes) {
+    if (w.n >= prefix.size() && same_bytes(w.s, prefix)) {
+      p1 = prefix.size();
+      break;
+    }
+  }
+  if (p1 == 0) p1 = after_vowel_consonant(w.s, 0, w.n);
+  w.p1 = p1;
+  w.p2 = after_vowel_consonant(w.s, p1, w.n);
+}
+
+// Step 0: possessive apostrophes.
+void step0(Word& w) {
+  if (w.ends_with("'s'")) {
+    w.n -= 3;
+  } else if (w.ends_with("'s")) {
+    w.n -= 2;
+  } else if (w.ends_with("'")) {
+    w.n -= 1;
+  }
+}
+
+// Step 1a: plurals.
+void step1a(Word& w) {
+  if (w.ends_with("sses")) {
+    w.n -= 2;
+  } else if (w.ends_with("ied") || w.ends_with("ies")) {
+    const std::size_t start = w.n - 3;
+    w.replace_tail(start, start >= 2 ? "i" : "ie");  // cries -> cri, ties -> tie
+  } else if (w.ends_with("us") || w.ends_with("ss")) {
+    // kept: "bus", "class"
+  } else if (w.ends_with("s") && w.n >= 2 && contains_vowel(w.s, w.n - 2)) {
+    w.n -= 1;  // a vowel not just before the s: "gaps" -> "gap", but "gas" stays
+  }
+}
+
+// Step 1b's -ing exceptions: "dying" -> "die"; "inning", "evening" ... keep their -ing.
+bool ing_exception(Word& w, std::size_t start) {
+  if (start == 2 && w.s[1] == 'y' && !has(w.s[0], kVowel)) {
+    w.replace_tail(1, "ie");
+    return true;
+  }
+  return w.is(start, "inn") || w.is(start, "out") || w.is(start, "cann") || w.is(start, "herr") ||
+         w.is(start, "earr") || w.is(start, "even");
+}
+
+// Step 1b: -eed, -ed, -ing (and their -ly forms).
+void step1b(Word& w) {
+  std::size_t length = 0;
+  bool eed = false;
+  bool ing = false;
+  if (w.ends_with("eedly")) {
+    length = 5;
+    eed = true;
+  } else if (w.ends_with("eed")) {
+    length = 3;
+    eed = true;
+  } else if (w.ends_with("edly")) {
+    length = 4;
+  } else if (w.ends_with("ed")) {
+    length = 2;
+  } else if (w.ends_with("ingly")) {
+    length = 5;
+  } else if (w.ends_with("ing")) {
+    length = 3;
+    ing = true;
+  } else {
+    return;
+  }
+  const std::size_t start = w.n - length;
+  if (eed) {
+    if (w.is(start, "proc") || w.is(start, "exc") || w.is(start, "succ")) return;
+    if (start >= w.p1) w.n = start + 2;  // "agreed" -> "agree"
+    return;
+  }
+  if (ing && ing_exception(w, start)) return;
+  if (!contains_vowel(w.s, start)) return;
+  w.n = start;
+  if (w.ends_with("at") || w.ends_with("bl") || w.ends_with("iz")) {
+    w.s[w.n++] = 'e';  // luxuriat -> luxuriate
+  } else if (w.n >= 2 && w.s[w.n - 1] == w.s[w.n - 2] && has(w.s[w.n - 1], kDouble)) {
+    if (!(w.n == 3 && has(w.s[0], kAeo))) --w.n;  // hopp -> hop, but add stays add
+  } else if (w.p1 == w.n && ends_short_syllable(w, w.n)) {
+    w.s[w.n++] = 'e';  // hop -> hope
+  }
+}
+
+// Step 1c: final y after a consonant (not the first letter) -> i.
+void step1c(Word& w) {
+  if (w.n >= 3 && (w.s[w.n - 1] == 'y' || w.s[w.n - 1] == 'Y') && !has(w.s[w.n - 2], kVowel)) {
+    w.s[w.n - 1] = 'i';
+  }
+}
+
+// Extra condition a suffix rule needs besides its region.
+enum class Guard : unsigned char { kNone, kAfterL, kAfterValidLi, kInR2, kAfterSOrT };
+
+struct Rule {
+  std::string_view suffix;
+  std::string_view replacement;
+  Guard guard;
+};
+
+// Steps 2-4 rules, grouped by last letter and longest suffix first within a group: the longest
+// matching suffix is the only candidate, and only the group of the word's last letter is tried.
+constexpr Rule kStep2[] = {
+    {"ational", "ate", Guard::kNone}, {"tional", "tion", Guard::kNone},
+    {"ization", "ize", Guard::kNone}, {"ation", "ate", Guard::kNone},
+    {"fulness", "ful", Guard::kNone}, {"ousness", "ous", Guard::kNone},
+    {"iveness", "ive", Guard::kNone}, {"biliti", "ble", Guard::kNone},
+    {"lessli", "less", Guard::kNone}, {"entli", "ent", Guard::kNone},
+    {"aliti", "al", Guard::kNone},    {"ousli", "ous", Guard::kNone},
+    {"iviti", "ive", Guard::kNone},   {"fulli", "ful", Guard::kNone},
+    {"enci", "ence", Guard::kNone},   {"anci", "ance", Guard::kNone},
+    {"abli", "able", Guard::kNone},   {"alli", "al", Guard::kNone},
+    {"bli", "ble", Guard::kNone},     {"ogi", "og", Guard::kAfterL},
+    {"li", "", Guard::kAfterValidLi}, {"izer", "ize", Guard::kNone},
+    {"ator", "ate", Guard::kNone},    {"alism", "al", Guard::kNone},
+    {"ogist", "og", Guard::kNone},
+};
+
+constexpr Rule kStep3[] = {
+    {"ational", "ate", Guard::kNone}, {"tional", "tion", Guard::kNone},
+    {"ical", "ic", Guard::kNone},     {"ful", "", Guard::kNone},
+    {"alize", "al", Guard::kNone},    {"icate", "ic", Guard::kNone},
+    {"ative", "", Guard::kInR2},      {"iciti", "ic", Guard::kNone},
+    {"ness", "", Guard::kNone},
+};
+
+constexpr Rule kStep4[] = {
+    {"ement", "", Guard::kNone}, {"ment", "", Guard::kNone}, {"ant", "", Guard::kNone},
+    {"ent", "", Guard::kNone},   {"ance", "", Guard::kNone}, {"ence", "", Guard::kNone},
+    {"able", "", Guard::kNone},  {"ible", "", Guard::kNone}, {"ate", "", Guard::kNone},
+    {"ive", "", Guard::kNone},   {"ize", "", Guard::kNone},  {"ism", "", Guard::kNone},
+    {"iti", "", Guard::kNone},   {"ous", "", Guard::kNone},  {"ion", "", Guard::kAfterSOrT},
+    {"al", "", Guard::kNone},    {"er", "", Guard::kNone},   {"ic", "", Guard::kNone},
+};
+
+// Rules [begin, end) of a table that end in one letter.
+struct RuleSpan {
+  std::uint8_t begin;
+  std::uint8_t end;
+};
+
+using RuleIndex = std::array<RuleSpan, 26>;
+
+template <std::size_t N>
+constexpr RuleIndex index_by_last_letter(const Rule (&rules)[N]) {
+  RuleIndex index{};
+  for (std::size_t i = 0; i < N; ++i) {
+    RuleSpan& span = index[static_cast<std::size_t>(rules[i].suffix.back() - 'a')];
+    if (span.begin == span.end) span.begin = static_cast<std::uint8_t>(i);
+    span.end = static_cast<std::uint8_t>(i + 1);
+  }
+  return index;
+}
+
+// True when each last-letter group is contiguous and sorted longest first (what the index and
+// the longest-match rule rely on).
+template <std::size_t N>
+constexpr bool well_grouped(const Rule (&rules)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    for (std::size_t j = i + 1; j < N; ++j) {
+      if (rules[j].suffix.back() != rules[i].suffix.back()) continue;
+      if (rules[j].suffix.size() > rules[i].suffix.size()) return false;
+      for (std::size_t k = i + 1; k < j; ++k) {
+        if (rules[k].suffix.back() != rules[i].suffix.back()) return false;
+      }
+    }
+  }
+  return true;
+}
+
+static_assert(well_grouped(kStep2) && well_grouped(kStep3) && well_grouped(kStep4));
+
+constexpr RuleIndex kStep2Index = index_by_last_letter(kStep2);
+constexpr RuleIndex kStep3Index = index_by_last_letter(kStep3);
+constexpr RuleIndex kStep4Index = index_by_last_letter(kStep4);
+
+bool guard_holds(const Word& w, std::size_t start, Guard guard) {
+  switch (guard) {
+    case Guard::kNone:
+      return true;
+    case Guard::kAfterL:
+      return start >= 1 && w.s[start - 1] == 'l';
+    case Guard::kAfterValidLi:
+      return start >= 1 && has(w.s[start - 1], kValidLi);
+    case Guard::kInR2:
+      return start >= w.p2;
+    case Guard::kAfterSOrT:
+      return start >= 1 && (w.s[start - 1] == 's' || w.s[start - 1] == 't');
+  }
+  return false;
+}
+
+// Applies the rule of the longest matching suffix if it starts at or after `region`.
+void apply_longest(Word& w, const Rule* rules, const RuleIndex& index, std::size_t region) {
+  if (region >= w.n) return;  // no suffix can lie in an empty region
+  const char last = w.s[w.n - 1];
+  if (last < 'a' || last > 'z') return;  // 'Y' and apostrophe end no suffix
+  const RuleSpan span = index[static_cast<std::size_t>(last - 'a')];
+  for (std::size_t i = span.begin; i < span.end; ++i) {
+    const Rule& rule = rules[i];
+    if (!w.ends_with(rule.suffix)) continue;
+    const std::size_t start = w.n - rule.suffix.size();
+    if (start >= region && guard_holds(w, start, rule.guard))
+      w.replace_tail(start, rule.replacement);
+    return;
+  }
+}
+
+// Step 5: final e and ll.
+void step5(Word& w) {
+  if (w.n == 0) return;
+  const std::size_t last = w.n - 1;
+  if (w.s[last] == 'e') {
+    if (last >= w.p2 || (last >= w.p1 && !ends_short_syllable(w, last))) w.n = last;
+  } else if (w.s[last] == 'l') {
+    if (last >= w.p2 && last >= 1 && w.s[last - 1] == 'l') w.n = last;
+  }
+}
+
+bool is_stemmable(std::string_view word) {
+  for (const char c : word) {
+    if (!has(c, kStemmable)) return false;
+  }
+  return true;
+}
+
+const Exception* find_exception(std::string_view word) {
+  if (word.size() > kLongestException) return nullptr;
+  for (const Exception& e : kExceptions) {
+    if (e.word.size() == word.size() && same_bytes(word.data(), e.word)) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void stem_into(std::string_view word, std::string& out) {
+  if (word.size() < 3 || !is_stemmable(word)) {
+    out.assign(word.data(), word.size());
+    return;
+  }
+  if (const Exception* e = find_exception(word)) {
+    out.assign(e->stem.data(), e->stem.size());
+    return;
+  }
+  if (word.front() == '\'') word.remove_prefix(1);
+  out.assign(word.data(), word.size());  // may alias `out`: assign handles overlap
+  Word w{out.data(), out.size(), 0, 0};
+  const bool has_consonant_y = mark_consonant_y(w);
+  mark_regions(w);
+  step0(w);
+  step1a(w);
+  step1b(w);
+  step1c(w);
+  apply_longest(w, kStep2, kStep2Index, w.p1);
+  apply_longest(w, kStep3, kStep3Index, w.p1);
+  apply_longest(w, kStep4, kStep4Index, w.p2);
+  step5(w);
+  if (has_consonant_y) {
+    for (std::size_t i = 0; i < w.n; ++i) {
+      if (w.s[i] == 'Y') w.s[i] = 'y';
+    }
+  }
+  out.resize(w.n);
+}
 
 std::string stem(std::string_view word) {
   std::string out;
