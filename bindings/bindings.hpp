@@ -8,5 +8,6 @@ namespace sc::bindings {
 void bind_text(pybind11::module_& text);  // tokenizer, folding, stop words, stemmer, terms
 void bind_sentences(pybind11::module_& sentences);  // sentence splitter, citation markers
 void bind_similarity(pybind11::module_& sim);       // cosine kernels
+void bind_gate(pybind11::module_& gate);            // attention and retrieval gates
 
 }  // namespace sc::bindings

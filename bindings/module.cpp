@@ -15,4 +15,6 @@ PYBIND11_MODULE(_core, m) {
   sc::bindings::bind_sentences(sentences);
   auto sim = m.def_submodule("similarity", "cosine kernels");
   sc::bindings::bind_similarity(sim);
+  auto gate = m.def_submodule("gate", "evidence gates");
+  sc::bindings::bind_gate(gate);
 }

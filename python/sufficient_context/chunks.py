@@ -69,7 +69,11 @@ def as_chunks(objs: Iterable[ChunkLike], *, argument: str = "chunks") -> list[Ch
         items = list(objs)
     except TypeError:
         raise TypeError(f"{argument} must be a sequence of chunks; got {type(objs).__name__}") from None
-    return [_one_chunk(obj, f"{argument}[{i}]", i) for i, obj in enumerate(items)]
+    # A Chunk that already has an id passes through untouched (the error location string is built only otherwise).
+    return [
+        obj if type(obj) is Chunk and obj.id is not None else _one_chunk(obj, f"{argument}[{i}]", i)
+        for i, obj in enumerate(items)
+    ]
 
 
 def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:

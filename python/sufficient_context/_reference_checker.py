@@ -1,0 +1,735 @@
+"""Plain-Python oracles for SufficientContextChecker scoring.
+
+* ``reference_score``: the original design's formula (API.md section 2, "Reference scoring"), exactly.
+* ``default_score``: the no-model ``scoring="default"`` formula, the spec and test oracle of the C++ core.
+
+Only the standard library is used, plus ``snowballstemmer`` (Porter2, English) for ``default_score``.
+Chunks are mappings with ``content`` (required) and optional ``summary``, ``embedding``, ``timestamp``
+(POSIX seconds, ISO-8601 string or datetime) and ``temperature``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "NEGATIONS",
+    "REFERENCE_STOP_WORDS",
+    "STOP_WORDS",
+    "default_score",
+    "load_freq_table",
+    "reference_score",
+    "sentences",
+    "tokenize",
+]
+
+Chunk = Mapping[str, Any]
+Result = dict[str, Any]
+
+
+def _level(score: float, thresholds: tuple[float, float]) -> str:
+    sufficient, partial = thresholds
+    if score >= sufficient:
+        return "sufficient"
+    if score >= partial:
+        return "partial"
+    return "insufficient"
+
+
+def _empty_result() -> Result:
+    return {
+        "score": 0.0,
+        "level": "insufficient",
+        "missing_aspects": ["No relevant context found"],
+        "confidence_factors": [],
+        "signals": {},
+        "covered_terms": [],
+        "missing_terms": [],
+    }
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Reference scoring: the original formula, as Python's `re` and `len` compute it.
+# ----------------------------------------------------------------------------------------------------------------
+
+REFERENCE_STOP_WORDS = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "are",
+        "but",
+        "not",
+        "you",
+        "all",
+        "can",
+        "had",
+        "her",
+        "was",
+        "one",
+        "our",
+        "out",
+        "has",
+        "what",
+        "how",
+        "why",
+        "when",
+        "where",
+        "which",
+        "who",
+    ]
+)
+_REF_TERM = re.compile(r"\b[a-zA-Z]{3,}\b")
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    if na == 0.0 or nb == 0.0:
+        return 0.0
+    return dot / (na * nb)
+
+
+def reference_score(
+    query: str,
+    chunks: Sequence[Chunk],
+    *,
+    min_contexts: int = 1,
+    thresholds: tuple[float, float] = (0.8, 0.5),
+    query_embedding: Sequence[float] | None = None,
+    embed: Callable[[list[str]], Sequence[Sequence[float]]] | None = None,
+) -> Result:
+    """The reference formula: .4 coverage + .3 relevance + .2 density + .1 count.
+
+    ``embed`` stands for an embedding model (texts -> vectors); without it and without embeddings relevance is 0.5.
+    """
+    if not chunks:
+        return _empty_result()
+    # coverage
+    terms: list[str] = []
+    for m in _REF_TERM.finditer(query.lower()):
+        t = m.group()
+        if t not in REFERENCE_STOP_WORDS and t not in terms:
+            terms.append(t)
+    text = " ".join(str(c["content"]) + " " + str(c.get("summary") or "") for c in chunks).lower()
+    covered = [t for t in terms if t in text]
+    missing = [t for t in terms if t not in text]
+    coverage = 1.0 if not terms else len(covered) / len(terms)
+    # relevance
+    has_emb = any(c.get("embedding") is not None for c in chunks)
+    if embed is not None or query_embedding is not None or has_emb:
+        if query_embedding is None:
+            if embed is None:
+                raise ValueError("chunk embeddings given without query_embedding or a model")
+            query_embedding = embed([query])[0]
+        vecs = []
+        for i, c in enumerate(chunks):
+            if c.get("embedding") is not None:
+                vecs.append(c["embedding"])
+            elif embed is not None:
+                vecs.append(embed([str(c["content"])])[0])
+            else:
+                raise ValueError(f"chunk {i} has no embedding and there is no model to encode it")
+        relevance = max(_cosine(query_embedding, v) for v in vecs)
+    else:
+        relevance = 0.5
+    # density
+    total_chars = sum(len(str(c["content"])) for c in chunks)
+    temps = [float(c["temperature"]) if c.get("temperature") is not None else 37.0 for c in chunks]
+    density = (min(total_chars / 1000, 1.0) + min((sum(temps) / len(temps)) / 50, 1.0)) / 2
+    # count
+    n = len(chunks)
+    count = min(n / min_contexts, 1.0)
+    score = 0.4 * coverage + 0.3 * relevance + 0.2 * density + 0.1 * count
+    aspects = [f"Query term '{t}' not found in context" for t in missing[:3]]
+    if density < 0.5:
+        aspects.append("Retrieved context lacks detailed information")
+    if count < 1.0:
+        aspects.append(f"Only {n} context(s), need {min_contexts}")
+    factors = []
+    if coverage > 0.7:
+        factors.append(f"Good keyword coverage ({coverage:.0%})")
+    if relevance > 0.7:
+        factors.append(f"High semantic relevance ({relevance:.0%})")
+    return {
+        "score": score,
+        "level": _level(score, thresholds),
+        "missing_aspects": aspects,
+        "confidence_factors": factors,
+        "signals": {"coverage": coverage, "relevance": relevance, "density": density, "count": count},
+        "covered_terms": covered,
+        "missing_terms": missing,
+    }
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Default scoring: text rules shared with the C++ tokenizer.
+# ----------------------------------------------------------------------------------------------------------------
+
+#: NLTK's English stop-word list (179 words).
+STOP_WORDS = frozenset(
+    [
+        "i",
+        "me",
+        "my",
+        "myself",
+        "we",
+        "our",
+        "ours",
+        "ourselves",
+        "you",
+        "you're",
+        "you've",
+        "you'll",
+        "you'd",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "he",
+        "him",
+        "his",
+        "himself",
+        "she",
+        "she's",
+        "her",
+        "hers",
+        "herself",
+        "it",
+        "it's",
+        "its",
+        "itself",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "themselves",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "this",
+        "that",
+        "that'll",
+        "these",
+        "those",
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "have",
+        "has",
+        "had",
+        "having",
+        "do",
+        "does",
+        "did",
+        "doing",
+        "a",
+        "an",
+        "the",
+        "and",
+        "but",
+        "if",
+        "or",
+        "because",
+        "as",
+        "until",
+        "while",
+        "of",
+        "at",
+        "by",
+        "for",
+        "with",
+        "about",
+        "against",
+        "between",
+        "into",
+        "through",
+        "during",
+        "before",
+        "after",
+        "above",
+        "below",
+        "to",
+        "from",
+        "up",
+        "down",
+        "in",
+        "out",
+        "on",
+        "off",
+        "over",
+        "under",
+        "again",
+        "further",
+        "then",
+        "once",
+        "here",
+        "there",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "both",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "no",
+        "nor",
+        "not",
+        "only",
+        "own",
+        "same",
+        "so",
+        "than",
+        "too",
+        "very",
+        "s",
+        "t",
+        "can",
+        "will",
+        "just",
+        "don",
+        "don't",
+        "should",
+        "should've",
+        "now",
+        "d",
+        "ll",
+        "m",
+        "o",
+        "re",
+        "ve",
+        "y",
+        "ain",
+        "aren",
+        "aren't",
+        "couldn",
+        "couldn't",
+        "didn",
+        "didn't",
+        "doesn",
+        "doesn't",
+        "hadn",
+        "hadn't",
+        "hasn",
+        "hasn't",
+        "haven",
+        "haven't",
+        "isn",
+        "isn't",
+        "ma",
+        "mightn",
+        "mightn't",
+        "mustn",
+        "mustn't",
+        "needn",
+        "needn't",
+        "shan",
+        "shan't",
+        "shouldn",
+        "shouldn't",
+        "wasn",
+        "wasn't",
+        "weren",
+        "weren't",
+        "won",
+        "won't",
+        "wouldn",
+        "wouldn't",
+    ]
+)
+
+#: Negation cues (a word token equal to one of these, or ending in "n't").
+NEGATIONS = frozenset(["not", "no", "never", "nor", "none", "neither", "cannot", "without"])
+
+# A token: a maximal run of word characters (Unicode letters, digits, underscore); an apostrophe (' or U+2019)
+# between two letters and a '.' or ',' between two digits continue it.
+_TOKEN = re.compile(r"\w+(?:(?:(?<=[^\W\d_])['\u2019](?=[^\W\d_])|(?<=\d)[.,](?=\d))\w+)*")
+# A sentence ends at . ! or ? (optionally followed by closing quotes/brackets) followed by whitespace.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]*\s+")
+
+WORD, NUMBER, IDENT = "w", "n", "i"
+
+_stemmer: Any = None
+
+
+def _stem(word: str) -> str:
+    global _stemmer
+    if _stemmer is None:
+        import snowballstemmer  # research/test-time dependency only
+
+        _stemmer = snowballstemmer.stemmer("english")
+    return str(_stemmer.stemWord(word))
+
+
+_stem_cache: dict[str, str] = {}
+
+
+def _stem_cached(word: str) -> str:
+    s = _stem_cache.get(word)
+    if s is None:
+        s = _stem(word)
+        if len(_stem_cache) < 200_000:
+            _stem_cache[word] = s
+    return s
+
+
+def tokenize(text: str) -> list[tuple[str | None, str, str]]:
+    """Tokens of ``text`` as ``(term, kind, lower)``.
+
+    ``lower`` is the lowercased surface with U+2019 folded to "'"; ``kind`` is "w" (letters and internal
+    apostrophes only), "n" (digits with internal . or ,) or "i" (anything else: letters with digits or
+    underscores). ``term`` is None for stop words, the Porter2 stem of a word, a number without its commas,
+    an identifier as is.
+    """
+    out: list[tuple[str | None, str, str]] = []
+    for m in _TOKEN.finditer(text):
+        low = m.group().lower().replace("\u2019", "'")
+        bare = low.replace("'", "")
+        if bare.isalpha():
+            out.append((None if low in STOP_WORDS else _stem_cached(low), WORD, low))
+        elif low.replace(",", "").replace(".", "").isdigit():
+            out.append((low.replace(",", ""), NUMBER, low))
+        else:
+            out.append((low, IDENT, low))
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (empty pieces dropped)."""
+    return [s for s in _SENTENCE_BREAK.split(text) if s.strip()]
+
+
+def _is_negation(lower: str) -> bool:
+    return lower in NEGATIONS or lower.endswith("n't")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Default scoring: constants.
+# ----------------------------------------------------------------------------------------------------------------
+
+DEFAULT_WEIGHTS: dict[str, float] = {"coverage": 0.6, "relevance": 0.2, "density": 0.1, "count": 0.1, "recency": 0.1}
+ZIPF_CEILING = 7.0  # term weight = max(ZIPF_CEILING - zipf(stem), MIN_TERM_WEIGHT)
+MIN_TERM_WEIGHT = 0.5
+UNKNOWN_ZIPF = 1.0  # zipf of stems absent from the table, and of every number and identifier (weight 6)
+PREFIX_LEN = 5  # a term of >= 5 code points not found whole gets PREFIX_CREDIT if a context term shares its prefix
+PREFIX_CREDIT = 0.5
+TYPO_CREDIT = 0.75  # a rare word absent from the context gets this credit where a context word is 1 edit away
+TYPO_MAX_ZIPF = 3.0  # "rare": zipf below this (stems absent from the table count as UNKNOWN_ZIPF)
+TYPO_MIN_LEN = 5  # ... and at least this many code points
+NEGATION_FACTOR = 0.5  # coverage multiplier when the query is negated and its best evidence sentence is not
+REVERSE_NEGATION_FACTOR = 0.85  # coverage multiplier when the best evidence sentence is negated and the query not
+DOC_SHARE = 0.35  # combined coverage = DOC_SHARE * document coverage + (1 - DOC_SHARE) * relation
+NGRAM_MIN, NGRAM_MAX = 3, 5
+NGRAM_BUCKETS = 1 << 20
+RELEVANCE_SCALE = 0.5  # relevance = min(1, best char-n-gram cosine / RELEVANCE_SCALE)
+COVERAGE_POWER = 2  # coverage = (combined coverage) ** 2, so a missing aspect costs more than its share
+SCORE_EXPONENT = 2.0  # calibration: score = (weighted mean of the signals) ** SCORE_EXPONENT
+DENSITY_WORDS = 50  # content words at which the length half of density saturates
+DENSITY_SHARE = 0.4  # share of content words at which the substance half of density saturates
+
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+_MASK64 = (1 << 64) - 1
+
+
+def _fnv1a(data: bytes) -> int:
+    h = _FNV_OFFSET
+    for b in data:
+        h = ((h ^ b) * _FNV_PRIME) & _MASK64
+    return h
+
+
+_ngram_cache: dict[str, int] = {}
+
+
+def _ngram_vector(words: Sequence[str]) -> dict[int, int]:
+    """Hashed character n-gram counts of " w1 w2 ... wk " (n = 3..5, over code points)."""
+    s = " " + " ".join(words) + " "
+    v: dict[int, int] = {}
+    n_chars = len(s)
+    for n in range(NGRAM_MIN, NGRAM_MAX + 1):
+        for i in range(n_chars - n + 1):
+            g = s[i : i + n]
+            b = _ngram_cache.get(g)
+            if b is None:
+                b = _fnv1a(g.encode("utf-8")) & (NGRAM_BUCKETS - 1)
+                if len(_ngram_cache) < 500_000:
+                    _ngram_cache[g] = b
+            v[b] = v.get(b, 0) + 1
+    return v
+
+
+def _ngram_cosine(q: dict[int, int], qnorm: float, d: dict[int, int]) -> float:
+    if not q or not d:
+        return 0.0
+    dot = sum(c * d.get(k, 0) for k, c in q.items())
+    dnorm = math.sqrt(sum(c * c for c in d.values()))
+    return dot / (qnorm * dnorm)
+
+
+def load_freq_table(path: str | None = None) -> dict[str, float]:
+    """Read ``stem<TAB>zipf`` lines (``#`` lines are comments); default: the packaged english_freq.tsv."""
+    p = Path(path) if path is not None else Path(__file__).with_name("data") / "english_freq.tsv"
+    table: dict[str, float] = {}
+    with open(p, encoding="utf-8") as fh:
+        for line in fh:
+            if not line or line.startswith("#"):
+                continue
+            stem, _, z = line.rstrip("\n").partition("\t")
+            if z:
+                table[stem] = float(z)
+    return table
+
+
+def _term_weight(term: str, kind: str, freq_table: Mapping[str, float]) -> float:
+    z = freq_table.get(term, UNKNOWN_ZIPF) if kind == WORD else UNKNOWN_ZIPF
+    return max(ZIPF_CEILING - z, MIN_TERM_WEIGHT)
+
+
+def _edit1(a: str, b: str) -> bool:
+    """True when a and b differ by exactly one insertion, deletion, substitution or adjacent transposition."""
+    la, lb = len(a), len(b)
+    if a == b or abs(la - lb) > 1:
+        return False
+    if la == lb:
+        diff = [i for i in range(la) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        i = diff[0]
+        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+    if la > lb:
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i:] == b[i + 1 :]
+
+
+def _coverage(
+    qterms: Sequence[tuple[str, float]],
+    total: float,
+    exact: Sequence[set[str]],
+    prefixes: Sequence[set[str]],
+    typos: Mapping[str, set[str]],
+) -> float:
+    """Weighted share of query terms found whole (credit 1), as a 1-edit variant of a rare term (0.75; ``typos``
+    maps such a term to its variants in the whole context) or by 5-prefix (0.5) in the union of the sets."""
+    got = 0.0
+    for t, w in qterms:
+        if any(t in s for s in exact):
+            got += w
+        elif t in typos and any(not typos[t].isdisjoint(s) for s in exact):
+            got += TYPO_CREDIT * w
+        elif len(t) >= PREFIX_LEN and any(t[:PREFIX_LEN] in p for p in prefixes):
+            got += PREFIX_CREDIT * w
+    return got / total
+
+
+def _timestamp_seconds(ts: Any) -> float:
+    if isinstance(ts, datetime):
+        dt = ts if ts.tzinfo is not None else ts.replace(tzinfo=timezone.utc)
+        return dt.timestamp()
+    if isinstance(ts, str):
+        dt = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+        return _timestamp_seconds(dt)
+    return float(ts)
+
+
+def default_score(
+    query: str,
+    chunks: Sequence[Chunk],
+    *,
+    freq_table: Mapping[str, float],
+    weights: Mapping[str, float] | None = None,
+    thresholds: tuple[float, float] = (0.8, 0.5),
+    min_contexts: int = 1,
+    recency_days: float = 365.0,
+    now: float | None = None,
+) -> Result:
+    """The no-model ``scoring="default"`` formula (see the spec in benchmarks/quality/eval_checker.py)."""
+    if not chunks:
+        return _empty_result()
+    w = dict(DEFAULT_WEIGHTS)
+    if weights:
+        w.update(weights)
+
+    # --- query terms: distinct non-stop terms in query order, rarity-weighted
+    qtoks = tokenize(query)
+    seen: dict[str, float] = {}
+    for term, kind, _ in qtoks:
+        if term is not None and term not in seen:
+            seen[term] = _term_weight(term, kind, freq_table)
+    qterms = list(seen.items())
+    total = sum(seen.values())
+    query_negated = any(_is_negation(low) for _, kind, low in qtoks if kind == WORD)
+    qwords = [low for term, _, low in qtoks if term is not None]
+    qvec = _ngram_vector(qwords)
+    qnorm = math.sqrt(sum(c * c for c in qvec.values()))
+
+    # --- per chunk and per sentence: term sets, prefix sets, negation, n-gram vectors
+    chunk_sets: list[set[str]] = []
+    chunk_pre: list[set[str]] = []
+    sent_sets: list[set[str]] = []
+    sent_pre: list[set[str]] = []
+    sent_chunk: list[int] = []
+    sent_neg: list[bool] = []
+    relevance_raw = 0.0
+    n_tokens = 0
+    n_content = 0
+    for ci, c in enumerate(chunks):
+        cs: set[str] = set()
+        for sent in sentences(str(c["content"])):
+            toks = tokenize(sent)
+            n_tokens += len(toks)
+            ss = {t for t, _, _ in toks if t is not None}
+            n_content += sum(1 for t, _, _ in toks if t is not None)
+            sent_sets.append(ss)
+            sent_pre.append({t[:PREFIX_LEN] for t in ss if len(t) >= PREFIX_LEN})
+            sent_chunk.append(ci)
+            sent_neg.append(any(_is_negation(low) for _, kind, low in toks if kind == WORD))
+            cs |= ss
+            if qnorm > 0.0:
+                words = [low for t, _, low in toks if t is not None]
+                relevance_raw = max(relevance_raw, _ngram_cosine(qvec, qnorm, _ngram_vector(words)))
+        chunk_sets.append(cs)
+        chunk_pre.append({t[:PREFIX_LEN] for t in cs if len(t) >= PREFIX_LEN})
+
+    # --- rare query words absent from the context: their 1-edit variants in the context (typos, spelling variants)
+    all_terms: set[str] = set().union(*chunk_sets)
+    kinds = {t: k for t, k, _ in qtoks if t is not None}
+    typos: dict[str, set[str]] = {}
+    for t, _ in qterms:
+        if (
+            kinds[t] == WORD
+            and len(t) >= TYPO_MIN_LEN
+            and t not in all_terms
+            and freq_table.get(t, UNKNOWN_ZIPF) < TYPO_MAX_ZIPF
+        ):
+            alts = {u for u in all_terms if _edit1(t, u)}
+            if alts:
+                typos[t] = alts
+
+    # --- coverage = DOC_SHARE * document coverage + (1 - DOC_SHARE) * relation, times the polarity factor
+    if total > 0.0:
+        cov = [_coverage(qterms, total, [s], [p], typos) for s, p in zip(chunk_sets, chunk_pre)]
+        i = max(range(len(cov)), key=cov.__getitem__)  # first best chunk
+        doc_cov = cov[i]
+        for j in range(len(chunks)):
+            if j != i:
+                doc_cov = max(
+                    doc_cov,
+                    _coverage(qterms, total, [chunk_sets[i], chunk_sets[j]], [chunk_pre[i], chunk_pre[j]], typos),
+                )
+        if sent_sets:
+            scov = [_coverage(qterms, total, [s], [p], typos) for s, p in zip(sent_sets, sent_pre)]
+            k = max(range(len(scov)), key=scov.__getitem__)  # first best sentence
+            relation = scov[k]
+            for m in range(len(sent_sets)):
+                if sent_chunk[m] != sent_chunk[k]:
+                    relation = max(
+                        relation,
+                        _coverage(qterms, total, [sent_sets[k], sent_sets[m]], [sent_pre[k], sent_pre[m]], typos),
+                    )
+            polarity_ok = query_negated == sent_neg[k]
+        else:
+            relation, polarity_ok = 0.0, not query_negated
+        polarity = 1.0
+        if not polarity_ok:
+            polarity = NEGATION_FACTOR if query_negated else REVERSE_NEGATION_FACTOR
+        combined = (DOC_SHARE * doc_cov + (1.0 - DOC_SHARE) * relation) * polarity
+        coverage = combined**COVERAGE_POWER
+    else:  # no content term in the query
+        doc_cov = relation = coverage = 1.0
+        polarity_ok = True
+
+    relevance = min(1.0, relevance_raw / RELEVANCE_SCALE) if qnorm > 0.0 else 0.0
+
+    # --- density: substance of the chunks (temperature only when chunks carry it)
+    parts = [min(1.0, n_content / DENSITY_WORDS), min(1.0, (n_content / n_tokens) / DENSITY_SHARE) if n_tokens else 0.0]
+    temps = [float(c["temperature"]) for c in chunks if c.get("temperature") is not None]
+    if temps:
+        parts.append(min(1.0, (sum(temps) / len(temps)) / 50))
+    density = sum(parts) / len(parts)
+
+    n = len(chunks)
+    count = min(n / min_contexts, 1.0)
+
+    signals: dict[str, float] = {"coverage": coverage, "relevance": relevance, "density": density, "count": count}
+    stamps = [c.get("timestamp") for c in chunks if c.get("timestamp") is not None]
+    if stamps:
+        t_now = now if now is not None else datetime.now(timezone.utc).timestamp()
+        ages = [max(0.0, (t_now - _timestamp_seconds(ts)) / 86400.0) for ts in stamps]
+        signals["recency"] = sum(max(0.0, 1.0 - a / recency_days) for a in ages) / len(ages)
+    wsum = sum(w[k] for k in signals)
+    score = (sum(w[k] * v for k, v in signals.items()) / wsum) ** SCORE_EXPONENT if wsum > 0 else 0.0
+
+    # --- explanations
+    all_pre: set[str] = set().union(*chunk_pre)
+    surface = {}
+    for term, _, low in qtoks:
+        if term is not None and term not in surface:
+            surface[term] = low
+    covered = [surface[t] for t, _ in qterms if t in all_terms]
+    missing = [surface[t] for t, _ in qterms if t not in all_terms]
+    aspects: list[str] = []
+    for t, _ in qterms:
+        if t in all_terms:
+            continue
+        if kinds[t] == NUMBER:
+            aspects.append(f"Number '{surface[t]}' from the query not found in context")
+        elif kinds[t] == IDENT:
+            aspects.append(f"Identifier '{surface[t]}' from the query not found in context")
+        elif t in typos:
+            aspects.append(f"Query term '{surface[t]}' only matched as a spelling variant in context")
+        elif len(t) >= PREFIX_LEN and t[:PREFIX_LEN] in all_pre:
+            aspects.append(f"Query term '{surface[t]}' only partly matched in context")
+        else:
+            aspects.append(f"Query term '{surface[t]}' not found in context")
+    if total > 0.0 and relation < 0.5:
+        aspects.append("Query terms never appear together in one sentence")
+    if not polarity_ok:
+        if query_negated:
+            aspects.append("Query is negated but its best supporting sentence is not")
+        else:
+            aspects.append("Best supporting sentence is negated but the query is not")
+    if density < 0.5:
+        aspects.append("Retrieved context lacks detailed information")
+    if count < 1.0:
+        aspects.append(f"Only {n} context(s), need {min_contexts}")
+    factors: list[str] = []
+    if doc_cov > 0.7:
+        factors.append(f"Good keyword coverage ({doc_cov:.0%})")
+    if total > 0.0 and relation > 0.7:
+        factors.append(f"Query terms found together in one passage ({relation:.0%})")
+    if relevance > 0.7:
+        factors.append(f"High lexical relevance ({relevance:.0%})")
+    return {
+        "score": score,
+        "level": _level(score, thresholds),
+        "missing_aspects": aspects,
+        "confidence_factors": factors,
+        "signals": signals,
+        "covered_terms": covered,
+        "missing_terms": missing,
+        "sub_signals": {"doc_coverage": doc_cov, "relation": relation, "polarity_ok": float(polarity_ok)},
+    }

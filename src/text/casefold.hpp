@@ -1,0 +1,31 @@
+/// @brief Simple (one-to-one) Unicode case folding of code points and UTF-8 text.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace sc::text {
+
+/// Simple case folding of one code point (Unicode CaseFolding.txt, statuses C and S) for the
+/// blocks a search engine for European-language text meets: ASCII, Latin-1 Supplement, Latin
+/// Extended-A and -B, Greek and Coptic, Cyrillic and Cyrillic Supplement, Armenian, Latin Extended
+/// Additional (Vietnamese) and fullwidth Latin capitals. Every other code point is returned as is.
+///
+/// Decisions (simple folding maps one code point to one code point):
+/// - U+00DF 'ß' stays 'ß' (full folding would give "ss"); U+1E9E 'ẞ' folds to 'ß'.
+/// - U+0130 'İ' folds to 'i' (Unicode's simple folding has no mapping; full folding gives "i̇"),
+///   so "İstanbul" matches "istanbul". U+0131 'ı' is already lowercase and stays 'ı'.
+/// - Final sigma 'ς' folds to 'σ', 'ſ' to 's', 'µ' (micro sign) to 'μ', as Unicode specifies.
+/// - Characters whose only folding is one-to-many ('ŉ', 'ΐ', 'և', ...) stay unchanged.
+/// - U+2019 (right single quotation mark, the typographic apostrophe) folds to ASCII '\'' so
+///   "don’t" and "don't" are the same term.
+char32_t fold_code_point(char32_t cp) noexcept;
+
+/// Appends the case-folded UTF-8 of `text` to `out`. Invalid UTF-8 (truncated, overlong,
+/// surrogate, stray continuation bytes) becomes U+FFFD, one per invalid byte.
+void append_folded(std::string_view text, std::string& out);
+
+/// The case-folded UTF-8 of `text` (see append_folded).
+std::string fold(std::string_view text);
+
+}  // namespace sc::text

@@ -1,0 +1,90 @@
+/// @brief TermInterner: term strings <-> dense uint32 ids, so term sets become integer sets.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace sc::text {
+
+/// A fast 64-bit hash of a byte string (multiply-xorshift over 8-byte words). Not for security.
+inline std::uint64_t hash_term(std::string_view term) noexcept {
+  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t h = (term.size() + 1) * kMul;
+  const char* p = term.data();
+  std::size_t left = term.size();
+  while (left >= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+    p += 8;
+    left -= 8;
+  }
+  if (left > 0) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, p, left);
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+  }
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return h ^ (h >> 32);
+}
+
+/// Maps term strings to dense ids 0, 1, 2, ... in first-seen order, and ids back to terms.
+/// Terms are copied into an arena owned by the interner: the string_views that term() and
+/// terms() return stay valid until the interner is cleared or destroyed (moving it keeps them
+/// valid; a copy re-interns into its own arena with the same ids).
+/// Lookups take string_views and never allocate. Not thread-safe for concurrent intern().
+class TermInterner {
+ public:
+  TermInterner() = default;
+  TermInterner(const TermInterner& other);
+  TermInterner& operator=(const TermInterner& other);
+  TermInterner(TermInterner&& other) noexcept;
+  TermInterner& operator=(TermInterner&& other) noexcept;
+  ~TermInterner() = default;
+
+  /// The id of `term`, adding it when new. Throws std::length_error past 2^32 - 1 terms.
+  std::uint32_t intern(std::string_view term);
+
+  /// The id of `term` if it was interned; never inserts.
+  std::optional<std::uint32_t> find(std::string_view term) const noexcept;
+  bool contains(std::string_view term) const noexcept { return find(term).has_value(); }
+
+  /// The term of `id`. Throws std::out_of_range when id >= size().
+  std::string_view term(std::uint32_t id) const;
+
+  /// Every term, indexed by id.
+  const std::vector<std::string_view>& terms() const noexcept { return terms_; }
+
+  std::size_t size() const noexcept { return terms_.size(); }
+  bool empty() const noexcept { return terms_.empty(); }
+
+  /// Makes room for `count` terms without rehashing.
+  void reserve(std::size_t count);
+
+  /// Forgets every term (invalidates the views handed out).
+  void clear() noexcept;
+
+ private:
+  std::size_t probe(std::string_view term, std::uint32_t hash) const noexcept;
+  void rehash(std::size_t slot_count);
+  std::string_view store(std::string_view term);
+
+  static constexpr std::size_t kBlockSize = 16 * 1024;
+
+  std::vector<std::unique_ptr<char[]>> blocks_;  // arena; heap blocks never move
+  std::size_t block_used_ = 0;                   // bytes used in blocks_.back()
+  std::size_t block_capacity_ = 0;               // size of blocks_.back()
+  std::vector<std::string_view> terms_;          // by id, viewing the arena
+  std::vector<std::uint32_t> hashes_;            // low 32 hash bits by id: cheap compare, rehash
+  std::vector<std::uint32_t> slots_;             // open addressing: id + 1, 0 = empty
+};
+
+}  // namespace sc::text

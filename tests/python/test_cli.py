@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from sufficient_context import cli
+
+
+def test_demo_reports_terms_coverage_cosines_and_citations() -> None:
+    out = io.StringIO()
+    assert cli.run_demo(out) == 0
+    report = out.getvalue()
+    assert "Key terms (folded, stop words removed, stemmed): punish, cheat, section, 420, indian, penal, code" in report
+    assert "Coverage: 7/7 key terms found in the chunks; none missing" in report
+    # The statute chunk shares the most terms with the query, the CrPC chunk none of the key ones.
+    rows = {line.split()[0]: line.split() for line in report.splitlines() if line.startswith(("IPC_", "CrPC_"))}
+    assert float(rows["IPC_420_0"][2]) > float(rows["IPC_415_0"][2]) > float(rows["CrPC_154_0"][2])
+    assert rows["CrPC_154_0"][3] == "-"
+    assert "3. The offence is always bailable.\n   cites nothing" in report
+    assert "cites IPC_420_0:" in report
+
+
+def test_console_entry_point_runs_demo_and_rejects_unknown_commands() -> None:
+    done = subprocess.run([sys.executable, "-m", "sufficient_context.cli", "demo"], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert "SIMD path:" in done.stdout
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["frobnicate"])
+    assert exc.value.code == 2

@@ -1,0 +1,296 @@
+"""QueryLog: SQLite (WAL) query log; append-only, thread-safe, clear errors on corrupt or locked files."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sufficient_context.gate import evaluate_retrieval
+from sufficient_context.querylog import QueryLog, QueryLogError
+
+CHUNKS = [
+    {"id": "IPC_302", "content": "Whoever commits murder ...", "score": 0.83},
+    {"content": "Common intention ...", "score": 0.41},
+    {"content": "No score."},
+]
+
+
+def _fill(log: QueryLog, n: int) -> None:
+    for i in range(n):
+        log.record(f"question {i}", CHUNKS, "normal" if i % 2 else "no_evidence", score=i / 10, answer=f"answer {i}")
+
+
+def test_record_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    with QueryLog(path) as log:
+        row_id = log.record("What is murder?", CHUNKS, "normal", score=0.83, answer="Murder is ... [IPC_302]")
+        assert row_id == 1
+        assert log.record("Ünïcödé — 法律?", [], "no_evidence") == 2
+        assert len(log) == 2
+        rows = log.rows()
+    assert rows[0]["question"] == "What is murder?"
+    assert rows[0]["chunks"] == [
+        {"id": "IPC_302", "score": 0.83},
+        {"id": "S2", "score": 0.41},
+        {"id": "S3", "score": None},
+    ]
+    assert (rows[0]["decision"], rows[0]["score"], rows[0]["answer"]) == ("normal", 0.83, "Murder is ... [IPC_302]")
+    assert rows[0]["timestamp"].endswith("+00:00")
+    assert rows[1] == {**rows[1], "question": "Ünïcödé — 法律?", "chunks": [], "score": None, "answer": None}
+
+    # The file is a plain SQLite database in WAL mode with the documented table.
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(query_log)")]
+        assert columns == ["id", "question", "chunks", "decision", "score", "answer", "timestamp"]
+        stored = conn.execute("SELECT chunks FROM query_log WHERE id = 1").fetchone()[0]
+        assert json.loads(stored)[0] == {"id": "IPC_302", "score": 0.83}
+    finally:
+        conn.close()
+
+
+def test_reopening_appends_and_keeps_earlier_rows(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    with QueryLog(path) as log:
+        _fill(log, 3)
+    with QueryLog(str(path)) as log:
+        log.record("later", {"A": 0.5, "B": None}, "weak_evidence", 0.5)
+        assert len(log) == 4
+        assert log.rows()[-1]["chunks"] == [{"id": "A", "score": 0.5}, {"id": "B", "score": None}]
+        assert log.rows(limit=2)[1]["question"] == "question 1"
+
+
+def test_retrieval_decision_as_decision(tmp_path: Path) -> None:
+    decision = evaluate_retrieval(CHUNKS[:2], weak_score=0.9)
+    with QueryLog(tmp_path / "log.db") as log:
+        log.record("q", CHUNKS[:2], decision)
+        log.record("q", CHUNKS[:2], decision, score=0.1)
+        rows = log.rows()
+    assert (rows[0]["decision"], rows[0]["score"]) == ("weak_evidence", 0.83)
+    assert rows[1]["score"] == 0.1
+
+
+def test_summary_counts_and_distribution(tmp_path: Path) -> None:
+    with QueryLog(tmp_path / "log.db") as log:
+        empty = log.summary()
+        _fill(log, 9)
+        log.record("no score", [], "normal")
+        summary = log.summary()
+    assert empty == {
+        "total": 0,
+        "decisions": {},
+        "score": {
+            "count": 0,
+            "mean": None,
+            "min": None,
+            "max": None,
+            "p25": None,
+            "p50": None,
+            "p75": None,
+            "p90": None,
+            "p95": None,
+            "p99": None,
+        },
+    }
+    scores = np.arange(9) / 10
+    assert summary["total"] == 10
+    assert summary["decisions"] == {"no_evidence": 5, "normal": 5}
+    dist = summary["score"]
+    assert dist["count"] == 9
+    assert dist["mean"] == pytest.approx(0.4)
+    assert (dist["min"], dist["max"]) == (0.0, 0.8)
+    for key, q in (("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p90", 0.9), ("p95", 0.95), ("p99", 0.99)):
+        assert dist[key] == pytest.approx(float(np.quantile(scores, q)))
+    assert json.loads(json.dumps(summary)) == summary
+
+
+def test_bad_records_raise_and_write_nothing(tmp_path: Path) -> None:
+    with QueryLog(tmp_path / "log.db") as log:
+        with pytest.raises(TypeError, match="question must be a str"):
+            log.record(None, [], "normal")  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="decision must be a non-empty str"):
+            log.record("q", [], "")
+        with pytest.raises(ValueError, match="score must be finite; got nan"):
+            log.record("q", [], "normal", score=float("nan"))
+        with pytest.raises(TypeError, match="score must be a number or None; got str"):
+            log.record("q", [], "normal", score="0.5")  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="answer must be a str or None"):
+            log.record("q", [], "normal", answer=3)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"chunks\[0\] has no 'content'"):
+            log.record("q", [{"id": "x"}], "normal")
+        with pytest.raises(ValueError, match=r"chunks\['A'\] must be finite"):
+            log.record("q", {"A": float("inf")}, "normal")
+        assert len(log) == 0
+
+
+def test_many_threads_append_every_row(tmp_path: Path) -> None:
+    threads, per_thread = 8, 150
+    path = tmp_path / "log.db"
+    with QueryLog(path) as log:
+        barrier = threading.Barrier(threads)
+        ids: list[int] = []
+        lock = threading.Lock()
+
+        def work(t: int) -> None:
+            barrier.wait()
+            mine = [log.record(f"t{t} q{i}", CHUNKS[:1], "normal", score=t) for i in range(per_thread)]
+            with lock:
+                ids.extend(mine)
+
+        workers = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        assert len(log) == threads * per_thread
+        assert sorted(ids) == list(range(1, threads * per_thread + 1))
+        assert log.summary()["score"]["mean"] == pytest.approx((threads - 1) / 2)
+
+
+def test_several_logs_on_one_file_from_threads(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    logs = [QueryLog(path, timeout=30) for _ in range(4)]
+    try:
+
+        def work(log: QueryLog) -> None:
+            for i in range(100):
+                log.record(f"q{i}", [], "normal")
+
+        workers = [threading.Thread(target=work, args=(log,)) for log in logs]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        assert all(len(log) == 400 for log in logs)
+    finally:
+        for log in logs:
+            log.close()
+
+
+def test_corrupt_copy_gives_a_clear_error_and_the_original_keeps_its_rows(tmp_path: Path) -> None:
+    original = tmp_path / "log.db"
+    with QueryLog(original) as log:
+        _fill(log, 20)
+    copy = tmp_path / "copy.db"
+    shutil.copy(original, copy)
+    data = bytearray(copy.read_bytes())
+    data[:16] = b"not sqlite at al"
+    copy.write_bytes(bytes(data))
+    with pytest.raises(QueryLogError, match=r"cannot open query log '.*copy\.db': the file is not a valid SQLite"):
+        QueryLog(copy)
+    assert copy.read_bytes() == bytes(data)  # left untouched
+    with QueryLog(original) as log:
+        assert len(log) == 20
+        assert log.rows()[19]["question"] == "question 19"
+
+
+def test_damaged_pages_are_reported_on_use(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    with QueryLog(path) as log:
+        _fill(log, 60)
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page:] = b"\xff" * (len(data) - page)  # keep the schema page, wreck the rest
+    path.write_bytes(bytes(data))
+    with QueryLog(path) as log:
+        with pytest.raises(QueryLogError, match=r"cannot read query log .* corrupt"):
+            log.summary()
+        with pytest.raises(QueryLogError, match=r"cannot write to query log .* corrupt"):
+            log.record("q", [], "normal")
+
+
+def test_not_a_database_or_not_a_query_log(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("hello, this is not a database\n" * 20)
+    with pytest.raises(QueryLogError, match=r"notes\.txt'.*not a valid SQLite database"):
+        QueryLog(text)
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE query_log (id INTEGER, text TEXT)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(QueryLogError, match="not a sufficient_context query log"):
+        QueryLog(other)
+    with pytest.raises(QueryLogError, match="unable to open database file"):
+        QueryLog(tmp_path / "missing-dir" / "log.db")
+
+
+def test_locked_database_gives_a_clear_error_and_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    log = QueryLog(path, timeout=0.05)
+    try:
+        _fill(log, 5)
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")  # holds the write lock
+        try:
+            with pytest.raises(QueryLogError, match=r"log\.db'.*locked by another connection.*0\.05 s"):
+                log.record("blocked", [], "normal")
+            assert len(log) == 5  # WAL: reading still works under a writer's lock
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        log.record("after", [], "normal")
+        assert [row["question"] for row in log.rows()][-2:] == ["question 4", "after"]
+        assert len(log) == 6
+    finally:
+        log.close()
+
+
+def test_busy_timeout_waits_for_a_short_lock(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    with QueryLog(path, timeout=10) as log:
+        blocker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        blocker.execute("BEGIN IMMEDIATE")
+        release = threading.Timer(0.2, lambda: blocker.execute("COMMIT"))
+        release.start()
+        start = time.perf_counter()
+        log.record("waited", [], "normal")
+        waited = time.perf_counter() - start
+        release.join()
+        blocker.close()
+        assert waited >= 0.1
+        assert len(log) == 1
+
+
+def test_close_context_manager_repr_and_pickle(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    log = QueryLog(path, timeout=2.5)
+    assert repr(log) == f"QueryLog({str(path)!r}, timeout=2.5)"
+    _fill(log, 2)
+    clone = pickle.loads(pickle.dumps(log))
+    try:
+        assert repr(clone) == repr(log)
+        assert len(clone) == 2  # reopened the same file
+        clone.record("from the clone", [], "normal")
+        assert len(log) == 3
+    finally:
+        clone.close()
+    log.close()
+    log.close()  # idempotent
+    assert log.closed
+    with pytest.raises(QueryLogError, match="is closed"):
+        log.record("q", [], "normal")
+    with pytest.raises(QueryLogError, match="is closed"):
+        log.summary()
+
+
+def test_memory_log() -> None:
+    with QueryLog(":memory:") as log:
+        _fill(log, 3)
+        assert log.summary()["total"] == 3
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="timeout must be >= 0"):
+        QueryLog(":memory:", timeout=-1)
+    with pytest.raises(TypeError, match="timeout must be a finite number"):
+        QueryLog(":memory:", timeout=float("inf"))
