@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from _machine import cpu_model
 
 from sufficient_context import similarity
 from sufficient_context._core import similarity as core
@@ -50,17 +51,6 @@ else:
 SHAPES = ((384, (10_000, 1_000_000)), (1536, (10_000, 200_000)))
 QUICK_SHAPES = ((384, (10_000, 100_000)), (1536, (10_000, 20_000)))
 ACCURACY_ROWS = 10_000
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def seconds_of(call: Callable[[], object]) -> float:

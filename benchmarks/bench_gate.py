@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _machine import cpu_model
 
 from sufficient_context import _reference_gate as ref
 from sufficient_context._core import gate as core
@@ -53,17 +54,6 @@ def rate(call: Callable[[], object]) -> float:
     number = max(1, number)
     best = min(timer.repeat(repeat=5, number=number)) / number
     return 1.0 / best
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> None:

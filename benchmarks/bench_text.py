@@ -29,14 +29,14 @@ import shlex
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
+from _machine import DATASETS, cpu_model
 from snowballstemmer import EnglishStemmer
 
 from sufficient_context import text as sctext
 from sufficient_context._core import text as core
 
-SQUAD = Path("/work/shared/datasets/squad2/squad2-sufficiency.jsonl")
+SQUAD = DATASETS / "squad2" / "squad2-sufficiency.jsonl"
 WORD_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
@@ -94,16 +94,6 @@ def best_seconds(fn: Callable[[], object], repeat: int) -> float:
 
 def python_terms(text: str, stop: frozenset[str], stem_word: Callable[[str], str]) -> list[str]:
     return [stem_word(t) for t in WORD_RE.findall(text.lower()) if t not in stop]
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> None:
