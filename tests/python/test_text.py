@@ -278,3 +278,19 @@ def test_terms_match_reference_with_snowball(s: str) -> None:
     assert [text.stem(w) for w in text.terms(s, stem=False)] == [
         reference_stem(w) for w in reference_terms(s, stem=False)
     ]
+
+
+_SNOWBALL = EnglishStemmer()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz'", min_size=1, max_size=14))
+def test_stem_equals_snowball_on_plain_words(word: str) -> None:
+    # Porter2 as Snowball 3.x defines it, on every a-z word shape (random ones reach rules real words rarely do).
+    assert text.stem(word) == _SNOWBALL.stemWord(word)
+
+
+def test_stem_equals_snowball_on_dataset_vocabulary() -> None:
+    words = sorted({w for w in text.terms(" ".join(VOCAB * 3), stem=False) if w.isascii() and w.isalpha()})
+    words += ["generously", "communication", "consolidated", "hopping", "luxuriating", "punishable", "skies"]
+    assert [text.stem(w) for w in words] == [_SNOWBALL.stemWord(w) for w in words]
