@@ -9,5 +9,6 @@ void bind_text(pybind11::module_& text);  // tokenizer, folding, stop words, ste
 void bind_sentences(pybind11::module_& sentences);  // sentence splitter, citation markers
 void bind_similarity(pybind11::module_& sim);       // cosine kernels
 void bind_gate(pybind11::module_& gate);            // attention and retrieval gates
+void bind_claims(pybind11::module_& claims);        // claim coverage, query types
 
 }  // namespace sc::bindings

@@ -1,11 +1,14 @@
 """ClaimCoverage quality on the HaluEval QA claim set: reference vs default support score vs length baseline.
 
-Each row's answer is one claim sentence checked against its single chunk K1 (the query is not used).
+Each row's answer is one claim sentence checked against its single chunk K1 (the query is not used). Scored twice:
+by the plain-Python oracle (``_reference_claims``: ``reference``, ``default``) and, when the package is built, by the
+C++ ``ClaimCoverage`` through the public API (``ClaimCoverage(mode=...).check_claim(answer, row["contexts"])``,
+its ``score``; accuracy from ``is_covered``), which must give the same table.
 Prints AUROC, length-matched AUROC (supported vs unsupported compared only within the same answer word-count bin,
 averaged weighted by pairs), accuracy / balanced accuracy / confusion matrix at the threshold, overall and for the
 2-fold split by item index (even / odd items).
 
-    python benchmarks/quality/eval_claims.py [--threshold 0.3] [--freq PATH]
+    PYTHONPATH=build/dev-NAME/pkg python3 benchmarks/quality/eval_claims.py [--threshold 0.3] [--freq PATH]
 
 Datasets: ../shared/datasets relative to the repo root, or $SC_DATASETS. Word frequencies: --freq PATH, else
 python/sufficient_context/data/english_freq.tsv if present, else generated in memory from PyPI ``wordfreq``.
@@ -123,13 +126,21 @@ def length_matched_auroc(scores: Sequence[float], labels: Sequence[int], bins: S
     return num / den
 
 
-def report(name: str, scores: Sequence[float], labels: Sequence[int], bins: Sequence[int], thr: float | None) -> str:
+def report(
+    name: str,
+    scores: Sequence[float],
+    labels: Sequence[int],
+    bins: Sequence[int],
+    thr: float | None,
+    decisions: Sequence[bool] | None = None,
+) -> str:
     pos = [s for s, y in zip(scores, labels) if y == 1]
     neg = [s for s, y in zip(scores, labels) if y == 0]
-    out = f"{name:<26} AUROC {auroc(pos, neg):.3f}  len-matched {length_matched_auroc(scores, labels, bins):.3f}"
+    out = f"{name:<28} AUROC {auroc(pos, neg):.3f}  len-matched {length_matched_auroc(scores, labels, bins):.3f}"
     if thr is not None:
-        tp = sum(s >= thr for s in pos)
-        tn = sum(s < thr for s in neg)
+        said = decisions if decisions is not None else [s >= thr for s in scores]
+        tp = sum(d for d, y in zip(said, labels) if y == 1)
+        tn = sum(not d for d, y in zip(said, labels) if y == 0)
         fn, fp = len(pos) - tp, len(neg) - tn
         acc = (tp + tn) / len(scores)
         bal = (tp / len(pos) + tn / len(neg)) / 2
@@ -137,10 +148,16 @@ def report(name: str, scores: Sequence[float], labels: Sequence[int], bins: Sequ
     return out
 
 
-def evaluate(rows: list[dict], scorers: dict[str, tuple[Callable[[dict], float], float | None]]) -> None:
+Scorer = Callable[[dict], "float | tuple[float, bool]"]
+
+
+def evaluate(rows: list[dict], scorers: dict[str, tuple[Scorer, float | None]]) -> None:
+    """Scorers return a score, or (score, decision) when the decision is the checker's own (``is_covered``)."""
     labels = [1 if r["label"] == "supported" else 0 for r in rows]
     bins = [word_bin(r["answer"]) for r in rows]
-    scored = {name: [fn(r) for r in rows] for name, (fn, _) in scorers.items()}
+    raw = {name: [fn(r) for r in rows] for name, (fn, _) in scorers.items()}
+    scored = {name: [v[0] if isinstance(v, tuple) else v for v in vals] for name, vals in raw.items()}
+    decided = {name: [v[1] for v in vals] for name, vals in raw.items() if vals and isinstance(vals[0], tuple)}
     for subset, keep in (
         ("all", lambda r: True),
         ("even items", lambda r: r["item"] % 2 == 0),
@@ -150,7 +167,8 @@ def evaluate(rows: list[dict], scorers: dict[str, tuple[Callable[[dict], float],
         print(f"-- {subset} ({len(idx)} rows)")
         for name, (_, thr) in scorers.items():
             s = [scored[name][i] for i in idx]
-            print("  " + report(name, s, [labels[i] for i in idx], [bins[i] for i in idx], thr))
+            d = [decided[name][i] for i in idx] if name in decided else None
+            print("  " + report(name, s, [labels[i] for i in idx], [bins[i] for i in idx], thr, d))
     # per length bin, default score
     print("-- per word-count bin (default): n_pos / n_neg / AUROC")
     for b, (lo, hi) in enumerate(BINS):
@@ -189,11 +207,26 @@ def main() -> None:
     def chunk(r: dict) -> str:
         return str(r["contexts"][0]["content"])
 
-    scorers: dict[str, tuple[Callable[[dict], float], float | None]] = {
+    scorers: dict[str, tuple[Scorer, float | None]] = {
         "reference": (lambda r: rc.reference_overlap(r["answer"], chunk(r)), args.threshold),
         "default": (lambda r: rc.default_support(r["answer"], chunk(r), zipf).score, args.threshold),
-        "length only (-words)": (lambda r: -float(len(r["answer"].split())), None),
     }
+    try:
+        from sufficient_context.claims import ClaimCoverage
+    except ImportError as exc:
+        print(f"(C++ ClaimCoverage not evaluated: {exc}; build it and set PYTHONPATH=build/dev-NAME/pkg)")
+    else:
+        if args.freq:
+            print("(the C++ rows use the shipped frequency table, not --freq)")
+        for mode in ("reference", "default"):
+            checker = ClaimCoverage(min_overlap=args.threshold, mode=mode)
+
+            def check(r: dict, checker: ClaimCoverage = checker) -> tuple[float, bool]:
+                claim = checker.check_claim(r["answer"], r["contexts"])
+                return claim.score, claim.is_covered
+
+            scorers[f"C++ {mode} (check_claim)"] = (check, args.threshold)
+    scorers["length only (-words)"] = (lambda r: -float(len(r["answer"].split())), None)
     evaluate(rows, scorers)
     if args.time:
         print(

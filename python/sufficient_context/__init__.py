@@ -15,7 +15,16 @@ from .assembly import (
     format_sources,
 )
 from .chunks import Chunk, as_chunks
+from .claims import (
+    META_PATTERNS,
+    AnswerCoverage,
+    ClaimCoverage,
+    ClaimResult,
+    check_claim_coverage,
+    validate_multi_chunk_citations,
+)
 from .gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate, RetrievalDecision, evaluate_retrieval
+from .query_types import EvidenceSufficiency, QueryTypeRules, classify_query, is_evidence_sufficient
 from .querylog import QueryLog, QueryLogError
 from .stats import EvidenceGatingStats
 from .text import STOPWORDS
@@ -25,21 +34,31 @@ __version__ = "0.1.0"
 __all__ = [
     "GROUNDED_SYSTEM_PROMPT",
     "LOW_CONFIDENCE_BANNER",
+    "META_PATTERNS",
     "NOT_IN_DOCUMENTATION_ANSWER",
     "NO_EVIDENCE_MESSAGE",
     "STOPWORDS",
+    "AnswerCoverage",
     "Chunk",
+    "ClaimCoverage",
+    "ClaimResult",
     "EvidenceGatingStats",
+    "EvidenceSufficiency",
     "EvidenceSufficiencyGate",
     "QueryLog",
     "QueryLogError",
+    "QueryTypeRules",
     "RetrievalDecision",
     "__version__",
     "as_chunks",
+    "check_claim_coverage",
+    "classify_query",
     "evaluate_retrieval",
     "format_context",
     "format_sources",
+    "is_evidence_sufficient",
     "sentences",
     "similarity",
     "text",
+    "validate_multi_chunk_citations",
 ]

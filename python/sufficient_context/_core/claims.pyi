@@ -1,0 +1,87 @@
+"""Stubs for `sufficient_context._core.claims`: claim coverage and query types (C++ core, src/claims/).
+
+Texts are ``str`` (anything else: ``TypeError``); a ``str`` holding lone surrogates raises ``UnicodeEncodeError`` (the
+package modules replace them first). Offsets are ``str`` indices. Chunks are passed as two parallel lists, ``ids`` and
+``texts``; results name chunks by the id objects passed in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+class FrequencyTable:
+    """Zipf frequency by Porter2 stem; immutable, shared by every config that holds it."""
+
+    def __init__(self) -> None: ...
+    @staticmethod
+    def parse(tsv: str) -> FrequencyTable:
+        """Parse ``stem<TAB>zipf`` lines ('#' comments and blank lines skipped); ValueError naming a bad line."""
+    def zipf(self, stem: str) -> float | None: ...
+    def weight(self, key: str) -> float:
+        """clamp(7 - zipf, 3, 7); zipf 1.0 for unknown stems and numbers."""
+    def __len__(self) -> int: ...
+
+class ClaimConfig:
+    """Validated, immutable configuration (ValueError naming min_overlap / multi_citation_factor / mode)."""
+
+    def __init__(
+        self,
+        min_overlap: float = 0.3,
+        multi_citation_factor: float = 0.7,
+        mode: str = "default",
+        stopwords: list[str] | None = None,
+        meta_patterns: list[str] | None = None,
+        table: FrequencyTable | None = None,
+    ) -> None: ...
+    @property
+    def min_overlap(self) -> float: ...
+    @property
+    def multi_citation_factor(self) -> float: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def meta_patterns(self) -> list[str]: ...
+    @property
+    def stopwords(self) -> list[str]: ...
+
+def default_meta_patterns() -> list[str]:
+    """The built-in meta phrases."""
+
+def check_claim(
+    config: ClaimConfig, sentence: str, ids: list[str], texts: list[str], claim_type: type | None = None
+) -> Any:
+    """A `claim_type` record (sentence, score, is_covered, is_meta, citations, covering_chunks, overlaps, threshold,
+    reason, start, end); a plain tuple when claim_type is None."""
+
+def check_answer(
+    config: ClaimConfig, answer: str, ids: list[str], texts: list[str], claim_type: type | None = None
+) -> tuple[list[Any], tuple[str, ...], tuple[str, ...], int, int, float, float, bool]:
+    """(claims, unknown_citations, missing_citations, covered_count, claim_count, attribution_coverage,
+    supported_ratio, is_grounded). ValueError when two chunks share an id."""
+
+def check_answers(
+    config: ClaimConfig,
+    answers: list[str],
+    ids_per_answer: list[list[str]],
+    texts_per_answer: list[list[str]],
+    claim_type: type | None = None,
+    threads: int = 0,
+) -> list[tuple[list[Any], tuple[str, ...], tuple[str, ...], int, int, float, float, bool]]:
+    """check_answer for each answer on C++ threads (0: one per CPU), GIL released; results in input order."""
+
+def support_scores(config: ClaimConfig, sentence: str, texts: list[str]) -> list[float]:
+    """The support score of `sentence` by each text (citation markers ignored; no citation or meta logic)."""
+
+class QueryTypeRules:
+    """Query types as phrase data, most specific first; "general" is the implicit fallback."""
+
+    def __init__(self, types: list[tuple[str, list[str], list[str]]], min_term_fraction: float = 0.5) -> None: ...
+    @property
+    def types(self) -> list[tuple[str, list[str], list[str]]]: ...
+    @property
+    def min_term_fraction(self) -> float: ...
+    @staticmethod
+    def default_types() -> list[tuple[str, list[str], list[str]]]: ...
+    def classify(self, query: str) -> str: ...
+    def evidence(self, query: str, texts: list[str]) -> tuple[str, bool, list[int], list[int], list[str], str]:
+        """(query_type, is_sufficient, supporting, relevant, key_terms, reason); chunks as indexes into texts."""

@@ -1,0 +1,559 @@
+"""ClaimCoverage: is every sentence of the answer backed by the chunks it cites? (API.md section 4).
+
+Sentence splitting, citation markers, tokenizing, stemming, scoring and the decisions run in C++ (`_core.claims`), one
+call per answer; this module adapts inputs (any chunk form `as_chunks` accepts) and presents the results.
+
+Scores (``mode``):
+
+- ``"default"``: rarity-weighted overlap of stemmed content words within the best local window of the chunk, to the
+  fourth power, times 0.25 per number or capitalised name of the claim the chunk lacks (at most two) and 0.5 when
+  the claim is negated and the chunk is not near the matched words. The spec is
+  ``sufficient_context._reference_claims.default_support``; measured on HaluEval QA claims (AUROC 0.977,
+  accuracy 0.913 at 0.3), see ``benchmarks/quality/eval_claims.py``.
+- ``"reference"``: the original design, ``|S & C| / |S|`` over ``set(text.lower().split())`` minus stop words,
+  citation markers removed first. ``lower()`` is the package's case folding restricted to capitals: it differs
+  from Python's only for U+0130 (gives "i", Python "i" + U+0307), a word-final capital sigma (gives U+03C3, Python
+  U+03C2) and capitals outside Latin, Greek, Cyrillic and Armenian (Greek Extended, Georgian, Cherokee... stay as
+  they are). Stop words compare case-insensitively.
+
+A claim with no content word (default) or no word (reference) scores 1.0: nothing to check, nothing to contradict.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import importlib.resources
+import math
+import numbers
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from . import sentences as _sentences
+from ._core import claims as _core
+from .chunks import ChunkLike, as_chunks
+
+__all__ = [
+    "META_PATTERNS",
+    "AnswerCoverage",
+    "ClaimCoverage",
+    "ClaimResult",
+    "check_claim_coverage",
+    "validate_multi_chunk_citations",
+]
+
+META_PATTERNS: tuple[str, ...] = tuple(_core.default_meta_patterns())
+"""The built-in meta phrases; pass ``META_PATTERNS + ("my phrase",)`` as `meta_patterns` to extend them."""
+
+_MODES = ("default", "reference")
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_TABLE_LOCK = threading.Lock()
+_TABLE: Any = None
+
+
+def _frequency_table() -> Any:
+    """The word-frequency table (package data), parsed once per process and shared by every ClaimCoverage."""
+    global _TABLE
+    if _TABLE is None:
+        with _TABLE_LOCK:
+            if _TABLE is None:
+                resource = importlib.resources.files("sufficient_context").joinpath("data/english_freq.tsv")
+                _TABLE = _core.FrequencyTable.parse(resource.read_text(encoding="utf-8"))
+    return _TABLE
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------------------------------
+_STATUS_STYLE = {
+    "covered": "background:#d8f0dc",
+    "uncovered": "background:#f8d7da",
+    "meta": "background:#e9ecef;font-style:italic",
+}
+
+
+class ClaimResult(NamedTuple):
+    """The decision about one sentence (an immutable named tuple).
+
+    Attributes
+    ----------
+    sentence : str
+        The sentence as written, citation markers included.
+    score : float
+        The support score in [0, 1] the threshold applies to: the best support among the chunks it is checked
+        against (0.0 when there is none).
+    is_covered, is_meta : bool
+        Covered: meta, or some checked chunk supports it >= `threshold`.
+    citations : tuple of str
+        The distinct ids it cites, first-seen order (unknown ones included).
+    covering_chunks : tuple of str
+        The checked chunks whose support is >= `threshold`.
+    overlaps : dict of str to float
+        Support by each checked chunk (its cited chunks; every chunk for an uncited ``check_claim``).
+    threshold : float
+        min_overlap, or min_overlap x multi_citation_factor when it cites several retrieved chunks.
+    reason : str
+        Why, in words.
+    start, end : int
+        Where the sentence is in the answer: ``answer[start:end] == sentence``.
+    """
+
+    sentence: str
+    score: float
+    is_covered: bool
+    is_meta: bool
+    citations: tuple[str, ...]
+    covering_chunks: tuple[str, ...]
+    overlaps: dict[str, float]
+    threshold: float
+    reason: str
+    start: int
+    end: int
+
+    @property
+    def status(self) -> str:
+        """``"meta"``, ``"covered"`` or ``"uncovered"``."""
+        return "meta" if self.is_meta else "covered" if self.is_covered else "uncovered"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form."""
+        return {
+            "sentence": self.sentence,
+            "score": self.score,
+            "is_covered": self.is_covered,
+            "is_meta": self.is_meta,
+            "citations": list(self.citations),
+            "covering_chunks": list(self.covering_chunks),
+            "overlaps": dict(self.overlaps),
+            "threshold": self.threshold,
+            "reason": self.reason,
+            "start": self.start,
+            "end": self.end,
+        }
+
+    def _html_span(self) -> str:
+        status = self.status
+        cites = " ".join(self.citations)
+        return (
+            f'<span class="sc-claim sc-{status}" data-status="{status}" data-score="{self.score:.3f}" '
+            f'data-citations="{html.escape(cites)}" title="{html.escape(self.reason)}" '
+            f'style="{_STATUS_STYLE[status]}">{html.escape(self.sentence)}</span>'
+        )
+
+    def _repr_html_(self) -> str:
+        return (
+            f'<div class="sc-claim-result">{self._html_span()}'
+            f'<div class="sc-reason">{self.status}, score {self.score:.2f} (threshold {self.threshold:.2f}): '
+            f"{html.escape(self.reason)}</div></div>"
+        )
+
+
+@dataclass(frozen=True)
+class AnswerCoverage:
+    """The decision about one answer.
+
+    Attributes
+    ----------
+    answer : str
+        The checked answer.
+    claims : tuple of ClaimResult
+        One per sentence, in order (meta sentences included, marked ``is_meta``).
+    covered_count : int
+        Covered claim sentences (meta ones left out).
+    uncovered : tuple of ClaimResult
+        The claim sentences that are not covered.
+    attribution_coverage : float
+        Claim sentences citing a retrieved chunk / claim sentences (1.0 without claim sentences).
+    supported_ratio : float
+        covered_count / claim sentences (1.0 without claim sentences).
+    missing_citations : tuple of str
+        Chunks whose content some sentence uses (support >= min_overlap) that no sentence cites.
+    unknown_citations : tuple of str
+        Cited ids that name no retrieved chunk.
+    is_grounded : bool
+        Every claim sentence covered, no missing and no unknown citation.
+    mode : str
+        The scoring mode used.
+    """
+
+    answer: str
+    claims: tuple[ClaimResult, ...]
+    covered_count: int
+    attribution_coverage: float
+    supported_ratio: float
+    missing_citations: tuple[str, ...]
+    unknown_citations: tuple[str, ...]
+    is_grounded: bool
+    mode: str = "default"
+    uncovered: tuple[ClaimResult, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "uncovered", tuple(c for c in self.claims if not c.is_covered))
+
+    @property
+    def claim_count(self) -> int:
+        """Sentences that make claims (all but the meta ones)."""
+        return sum(not c.is_meta for c in self.claims)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form (``uncovered`` lists the uncovered sentences)."""
+        return {
+            "answer": self.answer,
+            "mode": self.mode,
+            "claims": [c.to_dict() for c in self.claims],
+            "covered_count": self.covered_count,
+            "uncovered": [c.sentence for c in self.uncovered],
+            "attribution_coverage": self.attribution_coverage,
+            "supported_ratio": self.supported_ratio,
+            "missing_citations": list(self.missing_citations),
+            "unknown_citations": list(self.unknown_citations),
+            "is_grounded": self.is_grounded,
+        }
+
+    def _repr_html_(self) -> str:
+        parts = []
+        cursor = 0
+        for claim in self.claims:
+            parts.append(html.escape(self.answer[cursor : claim.start]))
+            parts.append(claim._html_span())
+            cursor = claim.end
+        parts.append(html.escape(self.answer[cursor:]))
+        verdict = "grounded" if self.is_grounded else "not grounded"
+        summary = [
+            f"<b>{verdict}</b>",
+            f"supported {self.covered_count}/{self.claim_count} ({self.supported_ratio:.0%})",
+            f"attribution {self.attribution_coverage:.0%}",
+        ]
+        if self.missing_citations:
+            summary.append("missing citations: " + html.escape(", ".join(self.missing_citations)))
+        if self.unknown_citations:
+            summary.append("unknown citations: " + html.escape(", ".join(self.unknown_citations)))
+        return (
+            f'<div class="sc-answer-coverage"><div class="sc-summary">{" · ".join(summary)}</div>'
+            f'<div class="sc-answer" style="white-space:pre-wrap">{"".join(parts)}</div></div>'
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Input adaptation
+# ---------------------------------------------------------------------------------------------------------------------
+def _require_str(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be str; got {type(value).__name__}")
+    return value
+
+
+def _unit(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number; got {type(value).__name__}")
+    number = float(value)
+    if math.isnan(number) or not 0.0 <= number <= 1.0:
+        raise ValueError(f"{name} must be in [0, 1]; got {number}")
+    return number
+
+
+def _check_mode(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"mode must be a str ('default' or 'reference'); got {type(value).__name__}")
+    if value not in _MODES:
+        raise ValueError(f"mode must be 'default' or 'reference'; got {value!r}")
+    return value
+
+
+def _word_list(words: Iterable[str] | None, name: str) -> tuple[str, ...] | None:
+    if words is None:
+        return None
+    if isinstance(words, (str, bytes)):
+        raise TypeError(f"{name} must be an iterable of str, not a single {type(words).__name__}")
+    try:
+        items = tuple(words)
+    except TypeError:
+        raise TypeError(f"{name} must be an iterable of str; got {type(words).__name__}") from None
+    for i, word in enumerate(items):
+        if not isinstance(word, str):
+            raise TypeError(f"{name}[{i}] must be str; got {type(word).__name__}")
+    return items
+
+
+def _chunk_lists(chunks: Iterable[ChunkLike], argument: str) -> tuple[list[str], list[str]]:
+    converted = as_chunks(chunks, argument=argument)
+    return [str(c.id) for c in converted], [c.content for c in converted]
+
+
+def _clean(text: str) -> str:
+    return _SURROGATES.sub("\ufffd", text)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# ClaimCoverage
+# ---------------------------------------------------------------------------------------------------------------------
+class ClaimCoverage:
+    """Check that every sentence of an answer is backed by the chunks it cites.
+
+    Parameters
+    ----------
+    min_overlap : float
+        Support a cited chunk must give a sentence for it to be covered, in [0, 1].
+    multi_citation_factor : float
+        A sentence citing several retrieved chunks needs only ``min_overlap * multi_citation_factor``, in [0, 1].
+    stopwords : iterable of str, optional
+        Words that carry no content (compared case-insensitively); default: the package's English list
+        (``sufficient_context.text.STOPWORDS``).
+    meta_patterns : iterable of str, optional
+        Phrases that open meta statements ("In summary", "Based on the evidence"; ``*`` is a 1-8 word wildcard),
+        matched on stemmed words; default :data:`META_PATTERNS`.
+    mode : {"default", "reference"}
+        How support is scored (see the module docstring).
+
+    The configuration is immutable: checks never change the object, so one instance can serve many threads. It
+    pickles (configuration only).
+    """
+
+    __slots__ = ("_config", "_meta_patterns", "_min_overlap", "_mode", "_multi", "_stopwords")
+
+    def __init__(
+        self,
+        min_overlap: float = 0.3,
+        multi_citation_factor: float = 0.7,
+        stopwords: Iterable[str] | None = None,
+        meta_patterns: Iterable[str] | None = None,
+        mode: str = "default",
+    ) -> None:
+        self._min_overlap = _unit(min_overlap, "min_overlap")
+        self._multi = _unit(multi_citation_factor, "multi_citation_factor")
+        self._mode = _check_mode(mode)
+        self._stopwords = _word_list(stopwords, "stopwords")
+        self._meta_patterns = _word_list(meta_patterns, "meta_patterns")
+        self._config = _core.ClaimConfig(
+            self._min_overlap,
+            self._multi,
+            self._mode,
+            None if self._stopwords is None else [_clean(w) for w in self._stopwords],
+            None if self._meta_patterns is None else [_clean(p) for p in self._meta_patterns],
+            _frequency_table(),
+        )
+
+    # -- configuration ------------------------------------------------------------------------------------------------
+    @property
+    def min_overlap(self) -> float:
+        return self._min_overlap
+
+    @property
+    def multi_citation_factor(self) -> float:
+        return self._multi
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    @property
+    def stopwords(self) -> tuple[str, ...] | None:
+        """The custom stop words, or None for the English list."""
+        return self._stopwords
+
+    @property
+    def meta_patterns(self) -> tuple[str, ...]:
+        return META_PATTERNS if self._meta_patterns is None else self._meta_patterns
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self._stopwords is not None:
+            extra += f", stopwords={list(self._stopwords)!r}"
+        if self._meta_patterns is not None:
+            extra += f", meta_patterns={list(self._meta_patterns)!r}"
+        return (
+            f"ClaimCoverage(min_overlap={self._min_overlap!r}, multi_citation_factor={self._multi!r}"
+            f"{extra}, mode={self._mode!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ClaimCoverage):
+            return NotImplemented
+        return self.__getstate__() == other.__getstate__()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__getstate__().items()))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "min_overlap": self._min_overlap,
+            "multi_citation_factor": self._multi,
+            "stopwords": self._stopwords,
+            "meta_patterns": self._meta_patterns,
+            "mode": self._mode,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        ClaimCoverage.__init__(self, **state)
+
+    # -- text helpers -------------------------------------------------------------------------------------------------
+    def split_sentences(self, text: str) -> list[str]:
+        """The sentences of `text`, in order (see :func:`sufficient_context.sentences.split_sentences`)."""
+        return [s.text for s in _sentences.split_sentences(_require_str(text, "text"))]
+
+    def extract_citations(self, text: str) -> list[str]:
+        """The distinct cited ids of `text` in first-seen order: ``[IPC_420_0]``, ``[S1][S3]``, ``[S1, S3]``."""
+        return _sentences.citation_ids(_require_str(text, "text"))
+
+    # -- checks -------------------------------------------------------------------------------------------------------
+    def check_claim(self, sentence: str, chunks: Iterable[ChunkLike]) -> ClaimResult:
+        """Check one sentence: against the chunks it cites when it has citation markers, else against every chunk.
+
+        Parameters
+        ----------
+        sentence : str
+            One claim (citation markers allowed).
+        chunks : sequence of chunks
+            Anything :func:`sufficient_context.as_chunks` accepts; ids default to S1, S2, ...
+
+        Returns
+        -------
+        ClaimResult
+        """
+        _require_str(sentence, "sentence")
+        ids, texts = _chunk_lists(chunks, "chunks")
+        try:
+            return _core.check_claim(self._config, sentence, ids, texts, ClaimResult)  # type: ignore[no-any-return]
+        except UnicodeEncodeError:
+            result = _core.check_claim(
+                self._config, _clean(sentence), [_clean(i) for i in ids], [_clean(t) for t in texts], ClaimResult
+            )
+            return result._replace(sentence=sentence[result.start : result.end])  # type: ignore[no-any-return]
+
+    def check_answer(self, answer: str, chunks: Iterable[ChunkLike]) -> AnswerCoverage:
+        """Check every sentence of `answer` against the chunks it cites.
+
+        Uncited sentences are uncovered unless they are meta statements; a cited id that names no chunk is
+        reported in ``unknown_citations``; a chunk some sentence uses (support >= min_overlap) that no sentence
+        cites is reported in ``missing_citations``. Both make the answer not grounded.
+        """
+        _require_str(answer, "answer")
+        ids, texts = _chunk_lists(chunks, "chunks")
+        try:
+            raw = _core.check_answer(self._config, answer, ids, texts, ClaimResult)
+        except UnicodeEncodeError:
+            raw = _core.check_answer(
+                self._config, _clean(answer), [_clean(i) for i in ids], [_clean(t) for t in texts], ClaimResult
+            )
+            raw = ([c._replace(sentence=answer[c.start : c.end]) for c in raw[0]], *raw[1:])
+        return self._coverage(answer, raw)
+
+    def check_answers(
+        self,
+        answers: Sequence[str],
+        chunks_per_answer: Sequence[Iterable[ChunkLike]],
+        *,
+        threads: int | None = None,
+    ) -> list[AnswerCoverage]:
+        """``[check_answer(a, c) for a, c in zip(answers, chunks_per_answer)]``, in parallel C++ threads.
+
+        Parameters
+        ----------
+        answers : sequence of str
+        chunks_per_answer : sequence of chunk sequences
+            One chunk list per answer.
+        threads : int, optional
+            Worker threads (default: the number of CPUs, at most one per answer).
+        """
+        if isinstance(answers, str) or not isinstance(answers, Sequence):
+            raise TypeError(f"answers must be a sequence of str; got {type(answers).__name__}")
+        if isinstance(chunks_per_answer, str) or not isinstance(chunks_per_answer, Sequence):
+            raise TypeError(
+                f"chunks_per_answer must be a sequence of chunk lists; got {type(chunks_per_answer).__name__}"
+            )
+        if len(answers) != len(chunks_per_answer):
+            raise ValueError(
+                f"chunks_per_answer must have one chunk list per answer: {len(chunks_per_answer)} lists for "
+                f"{len(answers)} answers"
+            )
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+            raise ValueError(f"threads must be a positive int or None; got {threads!r}")
+        texts = [_clean(_require_str(a, f"answers[{i}]")) for i, a in enumerate(answers)]
+        ids_lists, text_lists = [], []
+        for i, chunks in enumerate(chunks_per_answer):
+            ids, chunk_texts = _chunk_lists(chunks, f"chunks_per_answer[{i}]")
+            ids_lists.append([_clean(x) for x in ids])
+            text_lists.append([_clean(t) for t in chunk_texts])
+        raws = _core.check_answers(self._config, texts, ids_lists, text_lists, ClaimResult, threads or 0)
+        out = []
+        for answer, raw in zip(answers, raws):
+            if any(c.sentence != answer[c.start : c.end] for c in raw[0]):  # lone surrogates were replaced
+                raw = ([c._replace(sentence=answer[c.start : c.end]) for c in raw[0]], *raw[1:])
+            out.append(self._coverage(answer, raw))
+        return out
+
+    def validate_citations(self, answer: str, chunks: Iterable[ChunkLike]) -> tuple[bool, list[str], str]:
+        """Whether every chunk the answer uses is cited and every citation names a retrieved chunk.
+
+        Returns
+        -------
+        (ok, missing, reason)
+            `missing`: ids of chunks some sentence uses (support >= min_overlap) that no sentence cites.
+        """
+        report = self.check_answer(answer, chunks)
+        missing = list(report.missing_citations)
+        problems = []
+        if missing:
+            problems.append("chunks used but not cited: " + ", ".join(missing))
+        if report.unknown_citations:
+            problems.append("citations naming no retrieved chunk: " + ", ".join(report.unknown_citations))
+        if not problems:
+            return True, missing, "every chunk the answer uses is cited, and every citation names a retrieved chunk"
+        return False, missing, "; ".join(problems)
+
+    def filter_unsupported(self, answer: str, chunks: Iterable[ChunkLike]) -> str:
+        """`answer` without its uncovered sentences (covered and meta sentences kept with their citations).
+
+        The whitespace before each kept sentence is kept (so paragraphs survive); the result is stripped.
+        """
+        report = self.check_answer(answer, chunks)
+        parts: list[str] = []
+        previous_end = 0
+        for claim in report.claims:
+            if claim.is_covered:
+                if parts:
+                    parts.append(answer[previous_end : claim.start])
+                parts.append(claim.sentence)
+            previous_end = claim.end
+        return "".join(parts).strip()
+
+    def _coverage(self, answer: str, raw: tuple[Any, ...]) -> AnswerCoverage:
+        claims, unknown, missing, covered, _claim_count, attribution, supported, grounded = raw
+        return AnswerCoverage(
+            answer=answer,
+            claims=tuple(claims),
+            covered_count=covered,
+            attribution_coverage=attribution,
+            supported_ratio=supported,
+            missing_citations=missing,
+            unknown_citations=unknown,
+            is_grounded=grounded,
+            mode=self._mode,
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Module-level forms
+# ---------------------------------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=32)
+def _shared(min_overlap: float, mode: str) -> ClaimCoverage:
+    return ClaimCoverage(min_overlap=min_overlap, mode=mode)
+
+
+def check_claim_coverage(
+    sentence: str, retrieved_chunks: Iterable[ChunkLike], min_overlap: float = 0.3, *, mode: str = "default"
+) -> ClaimResult:
+    """``ClaimCoverage(min_overlap, mode=mode).check_claim(sentence, retrieved_chunks)``."""
+    return _shared(_unit(min_overlap, "min_overlap"), _check_mode(mode)).check_claim(sentence, retrieved_chunks)
+
+
+def validate_multi_chunk_citations(
+    answer_text: str, retrieved_chunks: Iterable[ChunkLike], *, min_overlap: float = 0.3, mode: str = "default"
+) -> tuple[bool, list[str], str]:
+    """``ClaimCoverage(min_overlap, mode=mode).validate_citations(answer_text, retrieved_chunks)``."""
+    return _shared(_unit(min_overlap, "min_overlap"), _check_mode(mode)).validate_citations(
+        answer_text, retrieved_chunks
+    )

@@ -1,0 +1,344 @@
+#include "claims/answer_coverage.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+
+#include "claims/claim_analysis.hpp"
+#include "claims/claim_support.hpp"
+#include "claims/parallel_for.hpp"
+#include "text/citations.hpp"
+#include "text/interner.hpp"
+
+namespace sc::claims {
+namespace {
+
+std::string fixed2(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  return buffer;
+}
+
+/// Chunk id -> input index; two chunks with one id are an error (a citation could not say which).
+class ChunkIndex {
+ public:
+  explicit ChunkIndex(const std::vector<ChunkInput>& chunks) {
+    ids_.reserve(chunks.size());
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      const std::size_t before = ids_.size();
+      const std::uint32_t id = ids_.intern(chunks[i].id);
+      if (ids_.size() == before) {
+        throw std::invalid_argument("chunks[" + std::to_string(i) + "].id '" +
+                                    std::string(chunks[i].id) + "' duplicates chunks[" +
+                                    std::to_string(id) + "].id: citations need unique ids");
+      }
+    }
+  }
+  std::optional<std::size_t> find(std::string_view id) const noexcept {
+    if (const auto found = ids_.find(id)) return *found;
+    return std::nullopt;
+  }
+
+ private:
+  text::TermInterner ids_;
+};
+
+/// The state of one check: its chunks, analyzed on first use, and the scoring scratch.
+class Check {
+ public:
+  Check(const ClaimConfig& config, const std::vector<ChunkInput>& chunks)
+      : config_(config),
+        chunks_(chunks),
+        index_(chunks),
+        analyzer_(config),
+        profiles_(chunks.size()) {}
+
+  const ClaimConfig& config() const noexcept { return config_; }
+  const std::vector<ChunkInput>& chunks() const noexcept { return chunks_; }
+  const ChunkIndex& index() const noexcept { return index_; }
+  ClaimAnalyzer& analyzer() noexcept { return analyzer_; }
+
+  /// The chunk's profile; call only once every claim is analyzed.
+  const ChunkProfile& chunk(std::size_t i) {
+    if (!profiles_[i]) profiles_[i] = analyzer_.chunk(chunks_[i].text);
+    return *profiles_[i];
+  }
+
+  double score(const ClaimProfile& claim, std::size_t chunk_index) {
+    return support_score(config_.mode(), claim, chunk(chunk_index), scratch_);
+  }
+
+  Support support(const ClaimProfile& claim, std::size_t chunk_index) {
+    if (config_.mode() == Mode::Default) {
+      return default_support(claim, chunk(chunk_index), scratch_);
+    }
+    Support s;
+    s.score = s.overlap = s.local_overlap = reference_overlap(claim, chunk(chunk_index));
+    return s;
+  }
+
+  /// A meta candidate is meta when no chunk holds a content key of what follows its phrase.
+  bool meta(const ClaimProfile& claim) {
+    if (!claim.meta) return false;
+    for (std::size_t i = 0; i < chunks_.size(); ++i) {
+      const ChunkProfile& profile = chunk(i);
+      for (const std::uint32_t key : claim.meta_rest) {
+        if (profile.contains(key)) return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  const ClaimConfig& config_;
+  const std::vector<ChunkInput>& chunks_;
+  ChunkIndex index_;
+  ClaimAnalyzer analyzer_;
+  std::vector<std::optional<ChunkProfile>> profiles_;
+  SupportScratch scratch_;
+};
+
+/// One sentence before its decision: where it is, what it cites, its analysis.
+struct Pending {
+  text::Span span;
+  std::string_view text;
+  std::vector<std::string_view> citations;  // distinct, first-seen
+  std::vector<std::size_t> evidence;        // known cited chunks, or every chunk
+  std::vector<std::string_view> unknown;    // cited ids naming no chunk
+  bool cited = false;                       // has citation markers
+  ClaimProfile profile;
+};
+
+Pending prepare(Check& check, std::string_view text, text::Span span, bool all_if_uncited) {
+  Pending p;
+  p.span = span;
+  p.text = text;
+  for (const std::string_view id : text::citation_ids(text)) {
+    p.citations.push_back(id);
+    if (const auto i = check.index().find(id)) {
+      p.evidence.push_back(*i);
+    } else {
+      p.unknown.push_back(id);
+    }
+  }
+  p.cited = !p.citations.empty();
+  if (!p.cited && all_if_uncited) {
+    for (std::size_t i = 0; i < check.chunks().size(); ++i) p.evidence.push_back(i);
+  }
+  p.profile = check.analyzer().claim(text, citation_runs_of(text));
+  return p;
+}
+
+std::string join_ids(Check& check, const std::vector<std::size_t>& chunks) {
+  std::string out;
+  for (const std::size_t i : chunks) {
+    if (!out.empty()) out += ", ";
+    out += check.chunks()[i].id;
+  }
+  return out;
+}
+
+std::string join_views(const std::vector<std::string_view>& ids) {
+  std::string out;
+  for (const std::string_view id : ids) {
+    if (!out.empty()) out += ", ";
+    out += id;
+  }
+  return out;
+}
+
+/// Why the best chunk falls short: missing numbers / names, negation mismatch (default mode).
+std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best) {
+  if (check.config().mode() != Mode::Default || !claim.has_content()) return "";
+  const ChunkProfile& chunk = check.chunk(best);
+  const Support s = check.support(claim, best);
+  std::string out;
+  std::vector<std::string_view> numbers;
+  std::vector<std::string_view> names;
+  for (std::size_t n = 0; n < claim.numbers.size(); ++n) {
+    if (!chunk.contains(claim.items[claim.numbers[n]])) numbers.push_back(claim.number_text[n]);
+  }
+  for (std::size_t n = 0; n < claim.names.size(); ++n) {
+    if (!chunk.contains(claim.items[claim.names[n]])) names.push_back(claim.name_text[n]);
+  }
+  if (!numbers.empty()) {
+    out += (numbers.size() == 1 ? "; number not in it: " : "; numbers not in it: ") +
+           join_views(numbers);
+  }
+  if (!names.empty()) {
+    out += (names.size() == 1 ? "; name not in it: " : "; names not in it: ") + join_views(names);
+  }
+  if (s.negation_mismatch) out += "; the claim is negated, the chunk is not";
+  return out;
+}
+
+ClaimResult decide(Check& check, Pending& p) {
+  const ClaimConfig& config = check.config();
+  ClaimResult r;
+  r.span = p.span;
+  r.citations = p.citations;
+  r.has_content = p.profile.has_content();
+  r.threshold = config.threshold(p.cited ? p.evidence.size() : 1);
+  std::size_t best = 0;
+  r.score = 0.0;
+  for (const std::size_t i : p.evidence) {
+    const double s = check.score(p.profile, i);
+    r.overlaps.emplace_back(i, s);
+    if (s >= r.threshold) r.covering.push_back(i);
+    if (r.overlaps.size() == 1 || s > r.score) {
+      r.score = s;
+      best = i;
+    }
+  }
+  r.is_meta = check.meta(p.profile);
+  r.is_covered = r.is_meta || !r.covering.empty();
+
+  // The reason, in words.
+  const std::string unknown = p.unknown.empty() ? ""
+                                                : "; unknown citation" +
+                                                      std::string(p.unknown.size() > 1 ? "s" : "") +
+                                                      ": " + join_views(p.unknown);
+  const std::string thr = fixed2(r.threshold);
+  if (r.is_meta) {
+    std::string phrase(p.text.substr(0, p.profile.meta_phrase_end));
+    r.reason =
+        "meta statement ('" + phrase + "'): frames the answer, claims nothing the chunks hold";
+  } else if (p.evidence.empty()) {
+    if (!p.unknown.empty()) {
+      r.reason = "cites no retrieved chunk" + unknown;
+    } else if (p.cited || check.chunks().empty()) {
+      r.reason = "no chunks to check it against";
+    } else {
+      r.reason = "no citation";
+    }
+  } else if (!r.has_content) {
+    r.reason = "covered by " + join_ids(check, r.covering) +
+               ": no content word to check (score 1.00)" + unknown;
+  } else if (r.is_covered) {
+    r.reason = "covered by " + join_ids(check, r.covering) + " (support " + fixed2(r.score) +
+               " >= " + thr + ")" + unknown;
+  } else {
+    r.reason = "not covered: best support " + fixed2(r.score) + " (" +
+               std::string(check.chunks()[best].id) + ") < " + thr +
+               shortfall(check, p.profile, best) + unknown;
+  }
+  return r;
+}
+
+}  // namespace
+
+ClaimResult check_claim(const ClaimConfig& config, std::string_view claim,
+                        const std::vector<ChunkInput>& chunks) {
+  Check check(config, chunks);
+  Pending p = prepare(check, claim, {0, claim.size()}, /*all_if_uncited=*/true);
+  return decide(check, p);
+}
+
+AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
+                          const std::vector<ChunkInput>& chunks) {
+  Check check(config, chunks);
+  std::vector<Pending> sentences;
+  for (const text::Span& span : text::split_sentences(answer)) {
+    sentences.push_back(prepare(check, answer.substr(span.begin, span.end - span.begin), span,
+                                /*all_if_uncited=*/false));
+  }
+
+  AnswerResult out;
+  std::vector<bool> cited(chunks.size(), false);
+  for (Pending& p : sentences) {
+    for (const std::size_t i : p.evidence) cited[i] = true;
+    for (const std::string_view id : p.unknown) {
+      if (std::find(out.unknown_citations.begin(), out.unknown_citations.end(), id) ==
+          out.unknown_citations.end()) {
+        out.unknown_citations.push_back(id);
+      }
+    }
+    out.claims.push_back(decide(check, p));
+  }
+
+  // Chunks whose content a sentence uses (support >= min_overlap) but no sentence cites.
+  const double min_overlap = config.min_overlap();
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    if (cited[i]) continue;
+    for (std::size_t s = 0; s < sentences.size(); ++s) {
+      const ClaimResult& r = out.claims[s];
+      if (r.is_meta || !r.has_content) continue;
+      if (check.score(sentences[s].profile, i) >= min_overlap) {
+        out.missing_citations.push_back(i);
+        break;
+      }
+    }
+  }
+  // Uncited claims: say which chunk would support them.
+  for (std::size_t s = 0; s < sentences.size(); ++s) {
+    ClaimResult& r = out.claims[s];
+    if (sentences[s].cited || r.is_meta || !r.has_content) continue;
+    double best = -1.0;
+    std::size_t best_chunk = 0;
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      const double score = check.score(sentences[s].profile, i);
+      if (score > best) {
+        best = score;
+        best_chunk = i;
+      }
+    }
+    if (best >= min_overlap) {
+      r.reason += "; " + std::string(chunks[best_chunk].id) + " supports it (" + fixed2(best) +
+                  "): cite it";
+    }
+  }
+
+  std::size_t attributed = 0;
+  for (const ClaimResult& r : out.claims) {
+    if (r.is_meta) continue;
+    ++out.claim_count;
+    if (r.is_covered) ++out.covered_count;
+    bool known = false;
+    for (const std::string_view id : r.citations) known = known || check.index().find(id);
+    if (known) ++attributed;
+  }
+  if (out.claim_count > 0) {
+    const auto n = static_cast<double>(out.claim_count);
+    out.attribution_coverage = static_cast<double>(attributed) / n;
+    out.supported_ratio = static_cast<double>(out.covered_count) / n;
+  }
+  out.is_grounded = out.covered_count == out.claim_count && out.unknown_citations.empty() &&
+                    out.missing_citations.empty();
+  return out;
+}
+
+std::vector<AnswerResult> check_answers(const ClaimConfig& config,
+                                        const std::vector<std::string_view>& answers,
+                                        const std::vector<std::vector<ChunkInput>>& chunks,
+                                        std::size_t threads) {
+  if (answers.size() != chunks.size()) {
+    throw std::invalid_argument("chunks_per_answer must have one entry per answer: got " +
+                                std::to_string(chunks.size()) + " for " +
+                                std::to_string(answers.size()) + " answers");
+  }
+  std::vector<AnswerResult> out(answers.size());
+  parallel_for(answers.size(), threads, [&](std::size_t i) {
+    try {
+      out[i] = check_answer(config, answers[i], chunks[i]);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("answers[" + std::to_string(i) + "]: " + e.what());
+    }
+  });
+  return out;
+}
+
+std::vector<double> support_scores(const ClaimConfig& config, std::string_view claim,
+                                   const std::vector<std::string_view>& chunks) {
+  ClaimAnalyzer analyzer(config);
+  const ClaimProfile profile = analyzer.claim(claim, citation_runs_of(claim));
+  SupportScratch scratch;
+  std::vector<double> out;
+  out.reserve(chunks.size());
+  for (const std::string_view text : chunks) {
+    out.push_back(support_score(config.mode(), profile, analyzer.chunk(text), scratch));
+  }
+  return out;
+}
+
+}  // namespace sc::claims

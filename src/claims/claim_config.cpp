@@ -1,0 +1,106 @@
+#include "claims/claim_config.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <utility>
+
+namespace sc::claims {
+namespace {
+
+void check_unit(double value, const char* name) {
+  if (std::isnan(value) || value < 0.0 || value > 1.0) {
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%g", value);
+    throw std::invalid_argument(std::string(name) + " must be in [0, 1]; got " + shown);
+  }
+}
+
+const std::shared_ptr<const FrequencyTable>& empty_table() {
+  static const auto table = std::make_shared<const FrequencyTable>();
+  return table;
+}
+
+}  // namespace
+
+Mode parse_mode(std::string_view name) {
+  if (name == "default") return Mode::Default;
+  if (name == "reference") return Mode::Reference;
+  throw std::invalid_argument("mode must be 'default' or 'reference'; got '" + std::string(name) +
+                              "'");
+}
+
+std::string_view mode_name(Mode mode) noexcept {
+  return mode == Mode::Reference ? "reference" : "default";
+}
+
+const std::vector<std::string>& default_meta_patterns() {
+  // Phrases that frame an answer rather than claim anything. A sentence opening with one is meta
+  // only when the rest has no number, no capitalised name and no content word found in a chunk.
+  static const std::vector<std::string> patterns = {
+      "based on the evidence",
+      "based on the provided evidence",
+      "based on the available evidence",
+      "based on the context",
+      "based on the provided context",
+      "based on the given context",
+      "based on the information",
+      "based on the provided information",
+      "based on the available information",
+      "based on the sources",
+      "based on the provided sources",
+      "based on the documents",
+      "based on the provided documents",
+      "based on the above",
+      "based on the retrieved",
+      "based on the passages",
+      "based on the text",
+      "according to the evidence",
+      "according to the context",
+      "according to the sources",
+      "according to the documents",
+      "according to the provided",
+      "according to the information",
+      "according to the passages",
+      "in summary",
+      "to summarize",
+      "to summarise",
+      "summary",
+      "to sum up",
+      "in conclusion",
+      "to conclude",
+      "in short",
+      "in brief",
+      "overall",
+      "here is",
+      "here are",
+      "the following",
+      "as follows",
+      "following",
+      "as mentioned",
+      "as noted",
+      "as stated",
+      "as shown",
+      "note that",
+      "please note",
+      "i hope this helps",
+      "hope this helps",
+      "let me know",
+      "in other words",
+      "the answer is as follows",
+      "the evidence shows",
+      "the sources show",
+  };
+  return patterns;
+}
+
+ClaimConfig::ClaimConfig(ClaimOptions options, std::shared_ptr<const FrequencyTable> table)
+    : options_(std::move(options)), table_(table ? std::move(table) : empty_table()) {
+  check_unit(options_.min_overlap, "min_overlap");
+  check_unit(options_.multi_citation_factor, "multi_citation_factor");
+  if (options_.stopwords) own_stopwords_.emplace(*options_.stopwords);
+  meta_ = PhraseSet(options_.meta_patterns ? *options_.meta_patterns : default_meta_patterns());
+  meta_.add_to(meta_filter_);
+}
+
+}  // namespace sc::claims

@@ -1,0 +1,79 @@
+/// @brief ClaimConfig: the validated, immutable configuration of a ClaimCoverage (thresholds, mode,
+/// word lists).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "claims/frequency_table.hpp"
+#include "claims/phrases.hpp"
+#include "text/stopwords.hpp"
+
+namespace sc::claims {
+
+/// How a claim's support by a chunk is scored.
+enum class Mode : std::uint8_t {
+  /// Rarity-weighted stemmed content-word overlap in the best local window, with penalties for
+  /// missing numbers / capitalised names and negation mismatch (python/.../_reference_claims.py).
+  Default,
+  /// The original design: |S & C| / |S| over set(text.lower().split()) minus stop words.
+  Reference,
+};
+
+/// "default" -> Default, "reference" -> Reference; anything else throws std::invalid_argument.
+Mode parse_mode(std::string_view name);
+std::string_view mode_name(Mode mode) noexcept;
+
+/// The built-in meta phrases ("based on the evidence", "in summary", ...).
+const std::vector<std::string>& default_meta_patterns();
+
+struct ClaimOptions {
+  double min_overlap = 0.3;
+  double multi_citation_factor = 0.7;
+  Mode mode = Mode::Default;
+  std::optional<std::vector<std::string>> stopwords;      // nullopt: the English list
+  std::optional<std::vector<std::string>> meta_patterns;  // nullopt: default_meta_patterns()
+};
+
+/// Everything a claim check needs besides its inputs. Validated on construction (min_overlap and
+/// multi_citation_factor in [0, 1], not NaN: std::invalid_argument naming the argument); never
+/// changes afterwards, so one config serves any number of threads.
+class ClaimConfig {
+ public:
+  /// `table` weighs default-mode words; nullptr weighs every word as unknown.
+  explicit ClaimConfig(ClaimOptions options = {},
+                       std::shared_ptr<const FrequencyTable> table = nullptr);
+
+  double min_overlap() const noexcept { return options_.min_overlap; }
+  double multi_citation_factor() const noexcept { return options_.multi_citation_factor; }
+  Mode mode() const noexcept { return options_.mode; }
+  const ClaimOptions& options() const noexcept { return options_; }
+
+  const text::StopWords& stopwords() const noexcept {
+    return own_stopwords_ ? *own_stopwords_ : text::StopWords::english();
+  }
+  const PhraseSet& meta() const noexcept { return meta_; }
+  /// meta()'s key prefixes, to skip stemming tokens that cannot start a meta phrase.
+  const KeyFilter& meta_filter() const noexcept { return meta_filter_; }
+  const FrequencyTable& table() const noexcept { return *table_; }
+  const std::shared_ptr<const FrequencyTable>& shared_table() const noexcept { return table_; }
+
+  /// The threshold for a claim citing `cited` known chunks: min_overlap, times
+  /// multi_citation_factor when it cites several.
+  double threshold(std::size_t cited) const noexcept {
+    return cited > 1 ? options_.min_overlap * options_.multi_citation_factor : options_.min_overlap;
+  }
+
+ private:
+  ClaimOptions options_;
+  std::optional<text::StopWords> own_stopwords_;
+  PhraseSet meta_;
+  KeyFilter meta_filter_;
+  std::shared_ptr<const FrequencyTable> table_;
+};
+
+}  // namespace sc::claims

@@ -1,0 +1,501 @@
+from __future__ import annotations
+
+import json
+import math
+import pickle
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import sufficient_context
+from sufficient_context import _reference_claims as rc
+from sufficient_context._core import claims as core
+from sufficient_context.chunks import Chunk
+from sufficient_context.claims import (
+    META_PATTERNS,
+    AnswerCoverage,
+    ClaimCoverage,
+    ClaimResult,
+    _frequency_table,
+    check_claim_coverage,
+    validate_multi_chunk_citations,
+)
+
+ZIPF = rc.load_zipf_table(Path(sufficient_context.__file__).parent / "data" / "english_freq.tsv")
+CHUNKS = [
+    {"id": "IPC_420_0", "content": "Whoever cheats shall be punished with imprisonment for a term which may extend "
+     "to seven years, and shall also be liable to fine."},
+    {"id": "S2", "content": "Cheating means deceiving a person fraudulently or dishonestly."},
+    {"id": "S3", "content": "The weather in Paris is mild in spring."},
+]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# check_answer: exact results
+# ---------------------------------------------------------------------------------------------------------------------
+def test_check_answer_exact_report() -> None:
+    answer = (
+        "Based on the evidence, the following applies. Cheating is punished with imprisonment for seven years "
+        "[IPC_420_0]. Cheating is not punished [IPC_420_0]. It rains in Paris [S3][S9]. The moon is made of cheese."
+    )
+    report = ClaimCoverage().check_answer(answer, CHUNKS)
+    assert isinstance(report, AnswerCoverage)
+    assert [c.status for c in report.claims] == ["meta", "covered", "covered", "uncovered", "uncovered"]
+    meta, punished, negated, paris, moon = report.claims
+    assert meta.is_meta
+    assert meta.is_covered
+    assert meta.reason.startswith("meta statement ('Based on the evidence')")
+    assert punished.score == 1.0
+    assert punished.citations == ("IPC_420_0",)
+    assert punished.covering_chunks == ("IPC_420_0",)
+    assert punished.overlaps == {"IPC_420_0": 1.0}
+    assert punished.threshold == 0.3
+    assert punished.reason == "covered by IPC_420_0 (support 1.00 >= 0.30)"
+    assert negated.score == 0.5  # every word found, but the chunk is not negated: halved
+    assert paris.citations == ("S3", "S9")
+    assert paris.reason.endswith("; unknown citation: S9")
+    assert moon.reason == "no citation"
+    assert moon.score == 0.0
+    assert moon.overlaps == {}
+    assert moon.citations == ()
+    for c in report.claims:
+        assert answer[c.start : c.end] == c.sentence
+    assert report.covered_count == 2
+    assert report.claim_count == 4
+    assert report.uncovered == (paris, moon)
+    assert report.attribution_coverage == 0.75
+    assert report.supported_ratio == 0.5
+    assert report.unknown_citations == ("S9",)
+    assert report.missing_citations == ()
+    assert report.is_grounded is False
+    assert report.mode == "default"
+
+
+def test_check_answer_empty_and_meta_only_answers_have_ratios_one() -> None:
+    for answer in ("", "   \n  ", "In summary, here is the answer."):
+        report = ClaimCoverage().check_answer(answer, CHUNKS)
+        assert report.covered_count == 0
+        assert report.attribution_coverage == 1.0
+        assert report.supported_ratio == 1.0
+        assert report.is_grounded is True
+    assert ClaimCoverage().check_answer("", []).claims == ()
+
+
+def test_meta_needs_no_content_found_in_chunks() -> None:
+    cc = ClaimCoverage()
+    chunk = ["Whoever cheats shall be punished."]
+    assert cc.check_claim("In summary, cheating is punishable.", chunk).is_meta is False
+    assert cc.check_claim("In summary, the rest is unclear.", chunk).is_meta is True
+    assert cc.check_claim("In summary, Section 420 is unclear.", chunk).is_meta is False  # a number
+    assert cc.check_claim("Overall, Smith is unclear.", chunk).is_meta is False  # a capitalised name
+    custom = ClaimCoverage(meta_patterns=(*META_PATTERNS, "as per the records"))
+    assert custom.check_claim("As per the records, nothing else.", chunk).is_meta is True
+    assert ClaimCoverage(meta_patterns=[]).check_claim("In summary, the rest.", chunk).is_meta is False
+    assert "in summary" in META_PATTERNS
+
+
+def test_multi_citation_factor_and_reference_mode() -> None:
+    chunks = [{"id": "S1", "content": "alpha"}, {"id": "S2", "content": "beta"}]
+    ref = ClaimCoverage(mode="reference")
+    both = ref.check_answer("alpha beta gamma delta [S1][S2].", chunks).claims[0]
+    assert both.is_covered
+    assert both.score == 0.25
+    assert both.threshold == pytest.approx(0.21)
+    assert both.covering_chunks == ("S1", "S2")
+    assert both.overlaps == {"S1": 0.25, "S2": 0.25}
+    one = ref.check_answer("alpha beta gamma delta [S1].", chunks).claims[0]
+    assert not one.is_covered
+    assert one.reason == "not covered: best support 0.25 (S1) < 0.30"
+    assert (
+        ClaimCoverage(multi_citation_factor=1.0, mode="reference")
+        .check_answer("alpha beta gamma delta [S1, S2].", chunks)
+        .claims[0]
+        .threshold
+        == 0.3
+    )
+
+
+def test_missing_citations_and_validate_citations() -> None:
+    chunks = ["Paris is the capital of France.", "Berlin is the capital of Germany.", "Gardening tips."]
+    answer = "Paris is the capital of France [S1]. Berlin is the capital of Germany."
+    cc = ClaimCoverage()
+    report = cc.check_answer(answer, chunks)
+    assert report.missing_citations == ("S2",)
+    assert report.claims[1].reason == "no citation; S2 supports it (1.00): cite it"
+    assert cc.validate_citations(answer, chunks) == (False, ["S2"], "chunks used but not cited: S2")
+    ok = cc.validate_citations("Paris is the capital of France [S1]. Berlin is the capital of Germany [S2].", chunks)
+    assert ok == (True, [], "every chunk the answer uses is cited, and every citation names a retrieved chunk")
+    assert cc.validate_citations("Paris [S7].", chunks) == (
+        False,
+        ["S1"],
+        "chunks used but not cited: S1; citations naming no retrieved chunk: S7",
+    )
+    assert validate_multi_chunk_citations(answer, chunks) == (False, ["S2"], "chunks used but not cited: S2")
+
+
+def test_filter_unsupported_keeps_covered_and_meta_sentences() -> None:
+    answer = (
+        "Based on the evidence, here is the answer.\n\nCheating is punished with imprisonment [IPC_420_0]. "
+        "The moon is made of cheese [S2]. Cheating means deceiving a person [S2]."
+    )
+    clean = ClaimCoverage().filter_unsupported(answer, CHUNKS)
+    assert clean == (
+        "Based on the evidence, here is the answer.\n\nCheating is punished with imprisonment [IPC_420_0]. "
+        "Cheating means deceiving a person [S2]."
+    )
+    assert ClaimCoverage().filter_unsupported("Nothing here is supported.", CHUNKS) == ""
+
+
+def test_check_claim_and_module_level_form() -> None:
+    cc = ClaimCoverage()
+    result = cc.check_claim("Cheating is punished with imprisonment.", CHUNKS)
+    assert isinstance(result, ClaimResult)
+    assert result.is_covered
+    assert result.citations == ()
+    assert list(result.overlaps) == ["IPC_420_0", "S2", "S3"]  # uncited: every chunk is evidence
+    assert result.covering_chunks == ("IPC_420_0",)
+    assert (result.start, result.end) == (0, len(result.sentence))
+    cited = cc.check_claim("Cheating is punished [S3].", CHUNKS)
+    assert not cited.is_covered
+    assert list(cited.overlaps) == ["S3"]
+    assert check_claim_coverage("Cheating is punished with imprisonment.", CHUNKS) == result
+    assert check_claim_coverage("Cheating is punished.", CHUNKS, min_overlap=1.0).threshold == 1.0
+    assert check_claim_coverage("cheating p q r", CHUNKS, mode="reference").score == pytest.approx(1 / 4)
+    assert cc.check_claim("Cheating is punished.", []).reason == "no chunks to check it against"
+
+
+def test_split_and_extract_citations() -> None:
+    cc = ClaimCoverage()
+    text = "Cheating is punished [IPC_420_0]. See also [S1][S3] and [S1, S3]. Dr. Smith agrees."
+    assert cc.split_sentences(text) == [
+        "Cheating is punished [IPC_420_0].",
+        "See also [S1][S3] and [S1, S3].",
+        "Dr. Smith agrees.",
+    ]
+    assert cc.extract_citations(text) == ["IPC_420_0", "S1", "S3"]
+    assert cc.extract_citations("[citation needed] and [x](http://y)") == []
+    assert cc.split_sentences("") == []
+
+
+def test_unicode_offsets_are_str_indices_and_surrogates_are_tolerated() -> None:
+    chunks = [{"id": "K1", "content": "DER BÜRGERMEISTER VON MÜNCHEN IST GEWÄHLT"}, "東京は首都です"]
+    answer = "Der Bürgermeister von München ist gewählt [K1]. 東京は首都です [S2]."
+    report = ClaimCoverage().check_answer(answer, chunks)
+    assert [c.sentence for c in report.claims] == [answer[c.start : c.end] for c in report.claims]
+    assert report.claims[1].sentence == "東京は首都です [S2]."
+    assert all(c.is_covered for c in report.claims)
+    broken = "Cheating is punished \ud800 [S2]. Next \udfff."
+    report = ClaimCoverage().check_answer(broken, CHUNKS)
+    assert [c.sentence for c in report.claims] == ["Cheating is punished \ud800 [S2].", "Next \udfff."]
+    assert ClaimCoverage().check_claim("x \ud800", ["x"]).sentence == "x \ud800"
+
+
+def test_large_answer() -> None:
+    one = "Cheating is punished with imprisonment [IPC_420_0]. "
+    answer = one * (1_000_000 // len(one))
+    for mode in ("default", "reference"):
+        report = ClaimCoverage(mode=mode).check_answer(answer, CHUNKS[:1])
+        assert len(report.claims) == 1_000_000 // len(one)
+        assert report.is_grounded
+
+
+def test_chunk_forms_are_adapted() -> None:
+    class Document:  # LangChain-like, recognised by duck typing
+        def __init__(self, page_content: str, metadata: dict[str, Any]) -> None:
+            self.page_content = page_content
+            self.metadata = metadata
+
+    chunks = [
+        Chunk(content="Whoever cheats shall be punished.", id="A"),
+        Document("Cheating means deceiving.", {"id": "B"}),
+        "plain text chunk",
+    ]
+    report = ClaimCoverage().check_answer("Cheating is punished [A]. Cheating means deceiving [B].", chunks)
+    assert [c.covering_chunks for c in report.claims] == [("A",), ("B",)]
+    with pytest.raises(ValueError, match=r"chunks\[1\]\.id 'A' duplicates chunks\[0\]\.id"):
+        ClaimCoverage().check_answer("x", [{"id": "A", "content": "a"}, {"id": "A", "content": "b"}])
+    with pytest.raises(TypeError, match=r"chunks\[0\]"):
+        ClaimCoverage().check_answer("x", [42])
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Configuration, bad input, pickling, threads
+# ---------------------------------------------------------------------------------------------------------------------
+def test_bad_input_names_the_argument() -> None:
+    cc = ClaimCoverage()
+    with pytest.raises(TypeError, match="answer must be str; got bytes"):
+        cc.check_answer(b"x", CHUNKS)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="sentence must be str; got NoneType"):
+        cc.check_claim(None, CHUNKS)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="text must be str"):
+        cc.split_sentences(3)  # type: ignore[arg-type]
+    for bad in (1.5, -0.1, math.nan):
+        with pytest.raises(ValueError, match="min_overlap must be in"):
+            ClaimCoverage(min_overlap=bad)
+        with pytest.raises(ValueError, match="multi_citation_factor must be in"):
+            ClaimCoverage(multi_citation_factor=bad)
+    with pytest.raises(TypeError, match="min_overlap must be a number"):
+        ClaimCoverage(min_overlap="0.3")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="mode must be 'default' or 'reference'; got 'strict'"):
+        ClaimCoverage(mode="strict")
+    with pytest.raises(TypeError, match="mode must be a str"):
+        ClaimCoverage(mode=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"stopwords\[1\] must be str"):
+        ClaimCoverage(stopwords=["a", 2])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="meta_patterns must be an iterable of str, not a single str"):
+        ClaimCoverage(meta_patterns="in summary")
+    with pytest.raises(ValueError, match="min_overlap must be in"):
+        check_claim_coverage("x", CHUNKS, min_overlap=2)
+    with pytest.raises(ValueError, match="mode must be"):
+        validate_multi_chunk_citations("x", CHUNKS, mode="fast")
+    with pytest.raises(ValueError, match="one chunk list per answer"):
+        cc.check_answers(["a", "b"], [CHUNKS])
+    with pytest.raises(TypeError, match=r"answers\[1\] must be str"):
+        cc.check_answers(["a", None], [CHUNKS, CHUNKS])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="threads must be a positive int"):
+        cc.check_answers(["a"], [CHUNKS], threads=0)
+
+
+def test_configuration_repr_pickle_and_equality() -> None:
+    cc = ClaimCoverage(0.4, 0.5, stopwords=["the"], meta_patterns=["in summary"], mode="reference")
+    assert repr(cc) == (
+        "ClaimCoverage(min_overlap=0.4, multi_citation_factor=0.5, stopwords=['the'], "
+        "meta_patterns=['in summary'], mode='reference')"
+    )
+    assert repr(ClaimCoverage()) == "ClaimCoverage(min_overlap=0.3, multi_citation_factor=0.7, mode='default')"
+    clone = pickle.loads(pickle.dumps(cc))
+    assert clone == cc
+    assert repr(clone) == repr(cc)
+    assert hash(clone) == hash(cc)
+    assert clone.check_answer("the cat [S1].", ["cat"]) == cc.check_answer("the cat [S1].", ["cat"])
+    assert ClaimCoverage() != cc
+    assert (cc.min_overlap, cc.multi_citation_factor, cc.mode) == (0.4, 0.5, "reference")
+    assert cc.stopwords == ("the",)
+    assert cc.meta_patterns == ("in summary",)
+    assert ClaimCoverage().stopwords is None
+    assert ClaimCoverage().meta_patterns == META_PATTERNS
+    # Custom stop words change what counts: "cat" is no longer a word to check.
+    assert ClaimCoverage(stopwords=["cat"], mode="reference").check_claim("cat dog", ["dog"]).score == 1.0
+    report = cc.check_answer("the cat [S1].", ["cat"])
+    assert pickle.loads(pickle.dumps(report)) == report
+    assert _frequency_table() is _frequency_table()
+
+
+def test_one_object_serves_many_threads() -> None:
+    cc = ClaimCoverage()
+    answers = [f"Cheating is punished [IPC_420_0]. Paris is mild number {i} [S3]." for i in range(40)]
+    expected = [cc.check_answer(a, CHUNKS) for a in answers]
+    results: list[list[AnswerCoverage]] = [[] for _ in range(4)]
+
+    def work(k: int) -> None:
+        results[k] = [cc.check_answer(a, CHUNKS) for a in answers]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r == expected for r in results)
+
+
+def test_check_answers_equals_sequential_calls() -> None:
+    cc = ClaimCoverage()
+    answers = [
+        "",
+        "Cheating is punished [IPC_420_0].",
+        "Cheating means deceiving \ud800 [S2]. Paris [S9].",
+        "Based on the evidence, here is the answer.",
+        "Whoever cheats shall be punished.",
+    ] * 5
+    chunk_lists = [CHUNKS, CHUNKS[:1], ["a", "b"], CHUNKS, [Chunk(content="x", id="S1")]] * 5
+    sequential = [cc.check_answer(a, c) for a, c in zip(answers, chunk_lists)]
+    for threads in (None, 1, 2, 7):
+        assert cc.check_answers(answers, chunk_lists, threads=threads) == sequential
+    assert cc.check_answers([], []) == []
+    with pytest.raises(ValueError, match=r"answers\[2\]: chunks\[1\]\.id 'S1' duplicates"):
+        cc.check_answers(["a", "b", "c"], [["x"], ["x"], ["y", {"id": "S1", "content": "x"}]])
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Results: to_dict, HTML
+# ---------------------------------------------------------------------------------------------------------------------
+class _Spans(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.spans: list[dict[str, str]] = []
+        self.text: list[str] = []
+        self._in_answer = 0
+        self._depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if self._in_answer:
+            self._depth += 1
+        if a.get("class") == "sc-answer":
+            self._in_answer, self._depth = 1, 0
+        if tag == "span" and "sc-claim" in a.get("class", ""):
+            self.spans.append({**a, "text": ""})
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._in_answer:
+            if self._depth == 0:
+                self._in_answer = 0
+            else:
+                self._depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._in_answer:
+            self.text.append(data)
+            if self.spans and self._depth == 1:
+                self.spans[-1]["text"] += data
+
+
+def test_to_dict_is_json_and_html_marks_every_sentence() -> None:
+    answer = "Based on the evidence, here is <the> answer. Cheating is punished [IPC_420_0].  Moon & cheese [S9]."
+    report = ClaimCoverage().check_answer(answer, CHUNKS)
+    data = json.loads(json.dumps(report.to_dict()))
+    assert data["uncovered"] == ["Moon & cheese [S9]."]
+    assert data["unknown_citations"] == ["S9"]
+    assert data["claims"][1] == {
+        "sentence": "Cheating is punished [IPC_420_0].",
+        "score": 1.0,
+        "is_covered": True,
+        "is_meta": False,
+        "citations": ["IPC_420_0"],
+        "covering_chunks": ["IPC_420_0"],
+        "overlaps": {"IPC_420_0": 1.0},
+        "threshold": 0.3,
+        "reason": "covered by IPC_420_0 (support 1.00 >= 0.30)",
+        "start": 45,
+        "end": 78,
+    }
+    parser = _Spans()
+    parser.feed(report._repr_html_())
+    assert [s["data-status"] for s in parser.spans] == ["meta", "covered", "uncovered"]
+    assert [s["text"] for s in parser.spans] == [c.sentence for c in report.claims]
+    assert [s["data-citations"] for s in parser.spans] == ["", "IPC_420_0", "S9"]
+    assert parser.spans[2]["title"] == report.claims[2].reason
+    assert "".join(parser.text) == answer  # the whole answer, escaped and restored
+    assert "not grounded" in report._repr_html_()
+    one = _Spans()
+    one.feed(report.claims[1]._repr_html_())
+    assert [s["class"] for s in one.spans] == ["sc-claim sc-covered"]
+    assert json.loads(json.dumps(report.claims[0].to_dict()))["is_meta"] is True
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# C++ == the plain-Python oracle (hypothesis)
+# ---------------------------------------------------------------------------------------------------------------------
+VOCAB = [
+    *(  # noqa: SIM905
+        "punish punished punishment punishable cheat cheats cheating court courts year years imprisonment fine fined "
+        "the a is was of in to and not never no nor without isn't don't it's cannot Arthur's students' "
+        "state-of-the-art IPC_420 covid19 19th 1840s 10,000 3.14 420 1999 1,2 Smith NASA Mumbai Paris PARIS yes Yes "
+        "München MÜNCHEN Über naïve café e-mail U.S. 3.5mm x y z weather mild deceive deceiving person"
+    ).split(),
+    "don\u2019t",  # typographic apostrophe
+    "Jones\u2019s",
+    "\u017f",  # long s: lowercase, yet case folding changes it
+    "\u00b5",  # micro sign, likewise
+    "\u6771\u4eac",  # Tokyo: one token per ideograph
+    "\u9996\u90fd",
+    "\u306f",
+]
+SEPARATORS = [" ", " ", " ", ", ", "; ", ": ", " (", ") ", ' "', '" ', " \u201c", "\u201d ", "-", "/", " [S1] ",
+              " [S2, S3] ", "[S1][S9]", "\t", "\u00a0", ". ", "? ", "\u2003"]  # fmt: skip
+
+
+@st.composite
+def texts(draw: st.DrawFn, max_words: int = 14) -> str:
+    words = draw(st.lists(st.sampled_from(VOCAB), max_size=max_words))
+    out = ""
+    for w in words:
+        out += w + draw(st.sampled_from(SEPARATORS))
+    return out
+
+
+def _lower_safe(c: str) -> bool:
+    """Characters whose str.lower() the C++ reference mode reproduces (see claims.py's module docstring)."""
+    expected = rc.reference_fold(c) if rc._is_upper(c) else c
+    return c.lower() == expected and c not in "\u03a3"
+
+
+SAFE_ALPHABET = "".join(
+    c for c in map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x180), *range(0x391, 0x3CA), *range(0x410, 0x450),
+                         0x4E00, 0x4EAC, 0x3042, 0x2003, 0x3000, 0x2019, 0x201C, 0x201D, 0x0A, 0x09])
+    if _lower_safe(c)
+)  # fmt: skip
+
+DEFAULT = rc.Checker(zipf=ZIPF)
+REFERENCE = rc.Checker(mode="reference")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(claim=texts(), chunk=texts(40))
+def test_support_equals_oracle_on_vocabulary(claim: str, chunk: str) -> None:
+    for cc, oracle in ((ClaimCoverage(), DEFAULT), (ClaimCoverage(mode="reference"), REFERENCE)):
+        got = core.support_scores(cc._config, claim, [chunk])[0]
+        assert got == pytest.approx(oracle.support(claim, chunk), abs=1e-9), (cc.mode, claim, chunk)
+
+
+@settings(max_examples=200, deadline=None)
+@given(claim=st.text(SAFE_ALPHABET, max_size=60), chunk=st.text(SAFE_ALPHABET, max_size=120))
+def test_support_equals_oracle_on_random_text(claim: str, chunk: str) -> None:
+    for cc, oracle in ((ClaimCoverage(), DEFAULT), (ClaimCoverage(mode="reference"), REFERENCE)):
+        got = core.support_scores(cc._config, claim, [chunk])[0]
+        assert got == pytest.approx(oracle.support(claim, chunk), abs=1e-9), (cc.mode, claim, chunk)
+
+
+@st.composite
+def answers(draw: st.DrawFn) -> str:
+    """Answers of the oracle splitter's domain: sentences opening with a capital, ending in '.', no line breaks."""
+    sentences = []
+    for _ in range(draw(st.integers(0, 5))):
+        opener = draw(st.sampled_from(["Cheating", "Paris", "Based on the evidence,", "In summary,", "Smith",
+                                       "Courts", "Yes,", "The", "Here is"]))  # fmt: skip
+        body = " ".join(draw(st.lists(st.sampled_from([w for w in VOCAB if w not in ("U.S.", "\u017f")]), max_size=8)))
+        cite = draw(st.sampled_from(["", " [S1]", " [S2]", " [S1][S2]", " [S3, S9]", " [S9]"]))
+        sentences.append(f"{opener} {body}{cite}.")
+    return " ".join(sentences)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answer=answers(), chunk_texts=st.lists(texts(30), min_size=0, max_size=3))
+def test_check_answer_equals_oracle(answer: str, chunk_texts: list[str]) -> None:
+    pairs = [(f"S{i + 1}", t) for i, t in enumerate(chunk_texts)]
+    for cc, oracle in ((ClaimCoverage(), DEFAULT), (ClaimCoverage(mode="reference"), REFERENCE)):
+        got = cc.check_answer(answer, chunk_texts)
+        want = oracle.check_answer(answer, pairs)
+        assert len(got.claims) == len(want.claims), answer
+        for g, w in zip(got.claims, want.claims):
+            assert (g.start, g.end) == (w.start, w.end)
+            assert g.score == pytest.approx(w.score, abs=1e-9)
+            assert (g.is_covered, g.is_meta, g.threshold) == (w.is_covered, w.is_meta, w.threshold), (cc.mode, g)
+            assert list(g.citations) == w.citations
+            assert list(g.covering_chunks) == w.covering_chunks
+            assert g.overlaps == pytest.approx(w.overlaps, abs=1e-9)
+        assert list(got.unknown_citations) == want.unknown_citations
+        assert list(got.missing_citations) == want.missing_citations, (cc.mode, answer, chunk_texts)
+        assert got.covered_count == want.covered_count
+        assert got.attribution_coverage == want.attribution_coverage
+        assert got.supported_ratio == want.supported_ratio
+        assert got.is_grounded == want.is_grounded
+
+
+def test_halueval_scores_equal_the_oracle() -> None:
+    path = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "halueval" / "halueval-qa-claims.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[:400]]
+    default, reference = ClaimCoverage(), ClaimCoverage(mode="reference")
+    for row in rows:
+        chunk = row["contexts"][0]["content"]
+        assert default.check_claim(row["answer"], [chunk]).score == pytest.approx(
+            rc.default_support(row["answer"], chunk, ZIPF).score, abs=1e-12
+        )
+        assert reference.check_claim(row["answer"], [chunk]).score == pytest.approx(
+            rc.reference_overlap(row["answer"], chunk), abs=1e-12
+        )
