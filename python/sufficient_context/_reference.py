@@ -44,6 +44,8 @@ def _fold_char(ch: str) -> str:
     if special is not None:
         return special
     cp = ord(ch)
+    if 0xD800 <= cp <= 0xDFFF:  # a lone surrogate has no UTF-8: the package reads it as U+FFFD
+        return "\ufffd"
     if any(first <= cp <= last for first, last in _FOLD_BLOCKS):
         folded = ch.casefold()
         if len(folded) == 1:
