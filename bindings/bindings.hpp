@@ -9,6 +9,7 @@ void bind_text(pybind11::module_& text);  // tokenizer, folding, stop words, ste
 void bind_sentences(pybind11::module_& sentences);  // sentence splitter, citation markers
 void bind_similarity(pybind11::module_& sim);       // cosine kernels
 void bind_gate(pybind11::module_& gate);            // attention and retrieval gates
+void bind_checker(pybind11::module_& checker);      // sufficiency checker, term statistics
 void bind_claims(pybind11::module_& claims);        // claim coverage, query types
 
 }  // namespace sc::bindings

@@ -17,6 +17,8 @@ PYBIND11_MODULE(_core, m) {
   sc::bindings::bind_similarity(sim);
   auto gate = m.def_submodule("gate", "evidence gates");
   sc::bindings::bind_gate(gate);
+  auto checker = m.def_submodule("checker", "sufficiency checker");
+  sc::bindings::bind_checker(checker);
   auto claims = m.def_submodule("claims", "claim coverage and query types");
   sc::bindings::bind_claims(claims);
 }

@@ -1,7 +1,7 @@
 """Generate python/sufficient_context/data/english_freq.tsv: Zipf frequency by Porter2 stem.
 
-Research/build-time only (never at run time): needs `pip install wordfreq snowballstemmer`.
-Run from the repo root:  python benchmarks/quality/make_freq_table.py [--words 50000]
+Research/build-time only (never at run time): needs `pip install wordfreq`.
+Run from the repo root with the package installed:  .venv/bin/python benchmarks/quality/make_freq_table.py
 
 Method: take wordfreq's top N English words ("large" list), keep tokens made only of letters and internal
 apostrophes, lowercase them, stem them with the package's tokenizer rules (Porter2), sum the word frequencies of all
@@ -17,36 +17,24 @@ the table ships as a separate data file with its own licence line.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "python" / "sufficient_context" / "data" / "english_freq.tsv"
 
 
-def _load_checker_module():  # the file alone, so the package (and its C++ core) need not be built
-    path = ROOT / "python" / "sufficient_context" / "_reference_checker.py"
-    spec = importlib.util.spec_from_file_location("_reference_checker", path)
-    assert spec is not None
-    assert spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["_reference_checker"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def build(n_words: int) -> dict[str, float]:
     import wordfreq
 
-    rc = _load_checker_module()
+    from sufficient_context import text  # the package's own tokenizer and stemmer, so stems match at run time
+
     agg: dict[str, float] = {}
     for word in wordfreq.top_n_list("en", n_words, wordlist="large"):
-        toks = rc.tokenize(word)
-        if len(toks) != 1 or toks[0][1] != rc.WORD or toks[0][2] != word.lower().replace("\u2019", "'"):
+        tokens = text.tokenize(word)
+        if len(tokens) != 1 or tokens[0].kind != "word" or tokens[0].text != word:
             continue
-        stem = rc._stem(toks[0][2])  # stop words too: they are never query terms, harmless
+        stem = text.stem(word)  # stop words too: they are never query terms, harmless
         agg[stem] = agg.get(stem, 0.0) + wordfreq.word_frequency(word, "en", wordlist="large")
     return {s: round(math.log10(f * 1e9), 1) for s, f in agg.items() if f > 0}
 

@@ -14,6 +14,7 @@ from .assembly import (
     format_context,
     format_sources,
 )
+from .checker import Level, SufficiencyResult, SufficientContextChecker, TermStatistics
 from .chunks import Chunk, as_chunks
 from .claims import (
     META_PATTERNS,
@@ -45,10 +46,14 @@ __all__ = [
     "EvidenceGatingStats",
     "EvidenceSufficiency",
     "EvidenceSufficiencyGate",
+    "Level",
     "QueryLog",
     "QueryLogError",
     "QueryTypeRules",
     "RetrievalDecision",
+    "SufficiencyResult",
+    "SufficientContextChecker",
+    "TermStatistics",
     "__version__",
     "as_chunks",
     "check_claim_coverage",

@@ -3,7 +3,8 @@
 * ``reference_score``: the original design's formula (API.md section 2, "Reference scoring"), exactly.
 * ``default_score``: the no-model ``scoring="default"`` formula, the spec and test oracle of the C++ core.
 
-Only the standard library is used, plus ``snowballstemmer`` (Porter2, English) for ``default_score``.
+Only the standard library and the text engine's oracles (``_reference``: tokenizer, folding, stop words, and
+``snowballstemmer``'s Porter2) are used.
 Chunks are mappings with ``content`` (required) and optional ``summary``, ``embedding``, ``timestamp``
 (POSIX seconds, ISO-8601 string or datetime) and ``temperature``.
 """
@@ -17,6 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+from ._reference import ENGLISH_STOPWORDS, reference_fold, reference_stem, reference_tokenize
+
 __all__ = [
     "DEFAULT_WEIGHTS",
     "NEGATIONS",
@@ -24,6 +27,7 @@ __all__ = [
     "STOP_WORDS",
     "default_score",
     "load_freq_table",
+    "python_word_ranges",
     "reference_score",
     "sentences",
     "tokenize",
@@ -88,6 +92,21 @@ REFERENCE_STOP_WORDS = frozenset(
 _REF_TERM = re.compile(r"\b[a-zA-Z]{3,}\b")
 
 
+def python_word_ranges() -> list[tuple[int, int]]:
+    """Non-ASCII code point ranges that Python's ``re`` matches with ``\\w`` (``str.isalnum()``), as
+    src/checker/python_word_table.cpp lists them (generated from this function; surrogates excluded)."""
+    out: list[tuple[int, int]] = []
+    start = None
+    for cp in range(0x80, 0x110001):
+        word = cp < 0x110000 and not 0xD800 <= cp <= 0xDFFF and chr(cp).isalnum()
+        if word and start is None:
+            start = cp
+        elif not word and start is not None:
+            out.append((start, cp - 1))
+            start = None
+    return out
+
+
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b))
     na = math.sqrt(sum(x * x for x in a))
@@ -95,6 +114,31 @@ def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     if na == 0.0 or nb == 0.0:
         return 0.0
     return dot / (na * nb)
+
+
+def _embedding_relevance(
+    query: str,
+    chunks: Sequence[Chunk],
+    query_embedding: Sequence[float] | None,
+    embed: Callable[[list[str]], Sequence[Sequence[float]]] | None,
+) -> float | None:
+    """max cosine(query, chunk) when a model or embeddings are given (a chunk's own embedding first), else None."""
+    has_emb = any(c.get("embedding") is not None for c in chunks)
+    if embed is None and query_embedding is None and not has_emb:
+        return None
+    if query_embedding is None:
+        if embed is None:
+            raise ValueError("chunk embeddings given without query_embedding or a model")
+        query_embedding = embed([query])[0]
+    vecs = []
+    for i, c in enumerate(chunks):
+        if c.get("embedding") is not None:
+            vecs.append(c["embedding"])
+        elif embed is not None:
+            vecs.append(embed([str(c["content"])])[0])
+        else:
+            raise ValueError(f"chunk {i} has no embedding and there is no model to encode it")
+    return max(_cosine(query_embedding, v) for v in vecs)
 
 
 def reference_score(
@@ -105,10 +149,13 @@ def reference_score(
     thresholds: tuple[float, float] = (0.8, 0.5),
     query_embedding: Sequence[float] | None = None,
     embed: Callable[[list[str]], Sequence[Sequence[float]]] | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> Result:
     """The reference formula: .4 coverage + .3 relevance + .2 density + .1 count.
 
     ``embed`` stands for an embedding model (texts -> vectors); without it and without embeddings relevance is 0.5.
+    ``weights`` overrides the four weights by name (the original design's checker took such a dict); the score
+    stays the plain weighted sum.
     """
     if not chunks:
         return _empty_result()
@@ -123,23 +170,8 @@ def reference_score(
     missing = [t for t in terms if t not in text]
     coverage = 1.0 if not terms else len(covered) / len(terms)
     # relevance
-    has_emb = any(c.get("embedding") is not None for c in chunks)
-    if embed is not None or query_embedding is not None or has_emb:
-        if query_embedding is None:
-            if embed is None:
-                raise ValueError("chunk embeddings given without query_embedding or a model")
-            query_embedding = embed([query])[0]
-        vecs = []
-        for i, c in enumerate(chunks):
-            if c.get("embedding") is not None:
-                vecs.append(c["embedding"])
-            elif embed is not None:
-                vecs.append(embed([str(c["content"])])[0])
-            else:
-                raise ValueError(f"chunk {i} has no embedding and there is no model to encode it")
-        relevance = max(_cosine(query_embedding, v) for v in vecs)
-    else:
-        relevance = 0.5
+    semantic = _embedding_relevance(query, chunks, query_embedding, embed)
+    relevance = 0.5 if semantic is None else semantic
     # density
     total_chars = sum(len(str(c["content"])) for c in chunks)
     temps = [float(c["temperature"]) if c.get("temperature") is not None else 37.0 for c in chunks]
@@ -147,7 +179,10 @@ def reference_score(
     # count
     n = len(chunks)
     count = min(n / min_contexts, 1.0)
-    score = 0.4 * coverage + 0.3 * relevance + 0.2 * density + 0.1 * count
+    w = {"coverage": 0.4, "relevance": 0.3, "density": 0.2, "count": 0.1}
+    if weights:
+        w.update(weights)
+    score = w["coverage"] * coverage + w["relevance"] * relevance + w["density"] * density + w["count"] * count
     aspects = [f"Query term '{t}' not found in context" for t in missing[:3]]
     if density < 0.5:
         aspects.append("Retrieved context lacks detailed information")
@@ -173,241 +208,41 @@ def reference_score(
 # Default scoring: text rules shared with the C++ tokenizer.
 # ----------------------------------------------------------------------------------------------------------------
 
-#: NLTK's English stop-word list (179 words).
-STOP_WORDS = frozenset(
-    [
-        "i",
-        "me",
-        "my",
-        "myself",
-        "we",
-        "our",
-        "ours",
-        "ourselves",
-        "you",
-        "you're",
-        "you've",
-        "you'll",
-        "you'd",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "he",
-        "him",
-        "his",
-        "himself",
-        "she",
-        "she's",
-        "her",
-        "hers",
-        "herself",
-        "it",
-        "it's",
-        "its",
-        "itself",
-        "they",
-        "them",
-        "their",
-        "theirs",
-        "themselves",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "this",
-        "that",
-        "that'll",
-        "these",
-        "those",
-        "am",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "have",
-        "has",
-        "had",
-        "having",
-        "do",
-        "does",
-        "did",
-        "doing",
-        "a",
-        "an",
-        "the",
-        "and",
-        "but",
-        "if",
-        "or",
-        "because",
-        "as",
-        "until",
-        "while",
-        "of",
-        "at",
-        "by",
-        "for",
-        "with",
-        "about",
-        "against",
-        "between",
-        "into",
-        "through",
-        "during",
-        "before",
-        "after",
-        "above",
-        "below",
-        "to",
-        "from",
-        "up",
-        "down",
-        "in",
-        "out",
-        "on",
-        "off",
-        "over",
-        "under",
-        "again",
-        "further",
-        "then",
-        "once",
-        "here",
-        "there",
-        "when",
-        "where",
-        "why",
-        "how",
-        "all",
-        "any",
-        "both",
-        "each",
-        "few",
-        "more",
-        "most",
-        "other",
-        "some",
-        "such",
-        "no",
-        "nor",
-        "not",
-        "only",
-        "own",
-        "same",
-        "so",
-        "than",
-        "too",
-        "very",
-        "s",
-        "t",
-        "can",
-        "will",
-        "just",
-        "don",
-        "don't",
-        "should",
-        "should've",
-        "now",
-        "d",
-        "ll",
-        "m",
-        "o",
-        "re",
-        "ve",
-        "y",
-        "ain",
-        "aren",
-        "aren't",
-        "couldn",
-        "couldn't",
-        "didn",
-        "didn't",
-        "doesn",
-        "doesn't",
-        "hadn",
-        "hadn't",
-        "hasn",
-        "hasn't",
-        "haven",
-        "haven't",
-        "isn",
-        "isn't",
-        "ma",
-        "mightn",
-        "mightn't",
-        "mustn",
-        "mustn't",
-        "needn",
-        "needn't",
-        "shan",
-        "shan't",
-        "shouldn",
-        "shouldn't",
-        "wasn",
-        "wasn't",
-        "weren",
-        "weren't",
-        "won",
-        "won't",
-        "wouldn",
-        "wouldn't",
-    ]
-)
+#: NLTK's English stop-word list (179 words), the text engine's (src/text/stopwords.cpp).
+STOP_WORDS = ENGLISH_STOPWORDS
 
 #: Negation cues (a word token equal to one of these, or ending in "n't").
 NEGATIONS = frozenset(["not", "no", "never", "nor", "none", "neither", "cannot", "without"])
 
-# A token: a maximal run of word characters (Unicode letters, digits, underscore); an apostrophe (' or U+2019)
-# between two letters and a '.' or ',' between two digits continue it.
-_TOKEN = re.compile(r"\w+(?:(?:(?<=[^\W\d_])['\u2019](?=[^\W\d_])|(?<=\d)[.,](?=\d))\w+)*")
 # A sentence ends at . ! or ? (optionally followed by closing quotes/brackets) followed by whitespace.
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]*\s+")
 
 WORD, NUMBER, IDENT = "w", "n", "i"
-
-_stemmer: Any = None
+_KINDS = {"word": WORD, "number": NUMBER, "identifier": IDENT}
 
 
 def _stem(word: str) -> str:
-    global _stemmer
-    if _stemmer is None:
-        import snowballstemmer  # research/test-time dependency only
-
-        _stemmer = snowballstemmer.stemmer("english")
-    return str(_stemmer.stemWord(word))
-
-
-_stem_cache: dict[str, str] = {}
-
-
-def _stem_cached(word: str) -> str:
-    s = _stem_cache.get(word)
-    if s is None:
-        s = _stem(word)
-        if len(_stem_cache) < 200_000:
-            _stem_cache[word] = s
-    return s
+    """Porter2 stem of a folded word, as src/text/stemmer.hpp computes it (a-z and apostrophes only)."""
+    return reference_stem(word)
 
 
 def tokenize(text: str) -> list[tuple[str | None, str, str]]:
-    """Tokens of ``text`` as ``(term, kind, lower)``.
+    """Tokens of ``text`` as ``(term, kind, lower)``, following the C++ text engine (src/text/).
 
-    ``lower`` is the lowercased surface with U+2019 folded to "'"; ``kind`` is "w" (letters and internal
-    apostrophes only), "n" (digits with internal . or ,) or "i" (anything else: letters with digits or
-    underscores). ``term`` is None for stop words, the Porter2 stem of a word, a number without its commas,
-    an identifier as is.
+    Tokens and kinds are the text engine's tokenizer's (``_reference.reference_tokenize``): "w" words (letters
+    with internal apostrophes, or one CJK/kana/Hangul character), "n" numbers (ASCII digits joined by single
+    '.' or ','), "i" identifiers (letters with digits, or joined by underscores). ``lower`` is the token case-folded
+    as the engine folds (``reference_fold``: simple folding, U+2019 -> "'"). ``term`` is None for stop words, the
+    Porter2 stem of a word (words holding anything but a-z and apostrophes stay as folded), a number without its
+    commas, an identifier as folded.
     """
     out: list[tuple[str | None, str, str]] = []
-    for m in _TOKEN.finditer(text):
-        low = m.group().lower().replace("\u2019", "'")
-        bare = low.replace("'", "")
-        if bare.isalpha():
-            out.append((None if low in STOP_WORDS else _stem_cached(low), WORD, low))
-        elif low.replace(",", "").replace(".", "").isdigit():
+    for token, _start, _end, kind in reference_tokenize(text):
+        low = reference_fold(token)
+        k = _KINDS[kind]
+        if k == WORD:
+            out.append((None if low in STOP_WORDS else reference_stem(low), WORD, low))
+        elif k == NUMBER:
             out.append((low.replace(",", ""), NUMBER, low))
         else:
             out.append((low, IDENT, low))
@@ -565,8 +400,15 @@ def default_score(
     min_contexts: int = 1,
     recency_days: float = 365.0,
     now: float | None = None,
+    query_embedding: Sequence[float] | None = None,
+    embed: Callable[[list[str]], Sequence[Sequence[float]]] | None = None,
 ) -> Result:
-    """The no-model ``scoring="default"`` formula (see the spec in benchmarks/quality/eval_checker.py)."""
+    """The ``scoring="default"`` formula (see the spec in benchmarks/quality/eval_checker.py).
+
+    Without embeddings relevance is lexical (the spec). With them (``embed`` standing for a model, or embeddings
+    given as for ``reference_score``) relevance is the best cosine clipped to [0, 1] and its confidence factor
+    reads "High semantic relevance".
+    """
     if not chunks:
         return _empty_result()
     w = dict(DEFAULT_WEIGHTS)
@@ -663,6 +505,9 @@ def default_score(
         polarity_ok = True
 
     relevance = min(1.0, relevance_raw / RELEVANCE_SCALE) if qnorm > 0.0 else 0.0
+    semantic = _embedding_relevance(query, chunks, query_embedding, embed)
+    if semantic is not None:
+        relevance = min(1.0, max(0.0, semantic))
 
     # --- density: substance of the chunks (temperature only when chunks carry it)
     parts = [min(1.0, n_content / DENSITY_WORDS), min(1.0, (n_content / n_tokens) / DENSITY_SHARE) if n_tokens else 0.0]
@@ -722,7 +567,8 @@ def default_score(
     if total > 0.0 and relation > 0.7:
         factors.append(f"Query terms found together in one passage ({relation:.0%})")
     if relevance > 0.7:
-        factors.append(f"High lexical relevance ({relevance:.0%})")
+        kind = "semantic" if semantic is not None else "lexical"
+        factors.append(f"High {kind} relevance ({relevance:.0%})")
     return {
         "score": score,
         "level": _level(score, thresholds),

@@ -3,6 +3,7 @@
 The stubs live in a stub-only folder beside the extension; at run time the extension module wins the import.
 """
 
+from . import checker as checker
 from . import claims as claims
 from . import gate as gate
 from . import sentences as sentences

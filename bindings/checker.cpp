@@ -1,0 +1,357 @@
+/// @brief Bindings of the sufficiency checker (`sufficient_context._core.checker`).
+#include "checker/checker.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "bindings.hpp"
+#include "checker/edit_distance.hpp"
+#include "checker/python_str.hpp"
+#include "checker/reference_score.hpp"
+#include "checker/sentence_split.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+namespace ck = sc::checker;
+
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// UTF-8 views of Python str objects, valid while this object lives. The str objects are kept
+// referenced (another thread may drop them while the GIL is released). A str holding lone
+// surrogates has no UTF-8: it is re-encoded with each surrogate as U+FFFD (same length, and the
+// same meaning for every rule of the checker: neither is a letter, a digit or whitespace).
+class Utf8Texts {
+ public:
+  std::string_view add(py::handle obj, const char* argument, std::size_t index) {
+    if (!PyUnicode_Check(obj.ptr())) {
+      throw py::type_error(std::string(argument) + "[" + std::to_string(index) +
+                           "] must be str; got " + std::string(Py_TYPE(obj.ptr())->tp_name));
+    }
+    return add_str(obj);
+  }
+
+  std::string_view add_str(py::handle obj) {
+    refs_.push_back(py::reinterpret_borrow<py::object>(obj));
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
+    if (data != nullptr) return std::string_view(data, static_cast<std::size_t>(size));
+    PyErr_Clear();
+    py::bytes raw = py::reinterpret_steal<py::bytes>(
+        PyUnicode_AsEncodedString(obj.ptr(), "utf-8", "surrogatepass"));
+    if (!raw) throw py::error_already_set();
+    std::string& owned = owned_.emplace_back(std::string(raw));
+    for (std::size_t i = 0; i + 2 < owned.size(); ++i) {
+      const auto b0 = static_cast<unsigned char>(owned[i]);
+      const auto b1 = static_cast<unsigned char>(owned[i + 1]);
+      if (b0 == 0xED && b1 >= 0xA0) {  // a surrogate code point: U+FFFD is EF BF BD
+        owned[i] = static_cast<char>(0xEF);
+        owned[i + 1] = static_cast<char>(0xBF);
+        owned[i + 2] = static_cast<char>(0xBD);
+        i += 2;
+      }
+    }
+    return owned;
+  }
+
+  std::vector<std::string_view> add_list(const py::handle& seq, const char* argument) {
+    if (!PyList_Check(seq.ptr()) && !PyTuple_Check(seq.ptr())) {
+      throw py::type_error(std::string(argument) + " must be a list of str");
+    }
+    const py::sequence items = py::reinterpret_borrow<py::sequence>(seq);
+    std::vector<std::string_view> out;
+    out.reserve(items.size());
+    std::size_t i = 0;
+    for (const py::handle item : items) out.push_back(add(item, argument, i++));
+    return out;
+  }
+
+ private:
+  std::vector<py::object> refs_;
+  std::deque<std::string> owned_;
+};
+
+std::string shape_of(const py::array& array) {
+  std::string shape = "(";
+  for (py::ssize_t i = 0; i < array.ndim(); ++i) {
+    if (i > 0) shape += ", ";
+    shape += std::to_string(array.shape(i));
+  }
+  return shape + (array.ndim() == 1 ? ",)" : ")");
+}
+
+// Per-chunk values (timestamps, temperatures): a 1-D float64 array of n values or None.
+const double* per_chunk(const std::optional<DoubleArray>& array, std::size_t n,
+                        const char* argument) {
+  if (!array) return nullptr;
+  if (array->ndim() != 1 || static_cast<std::size_t>(array->shape(0)) != n) {
+    throw std::invalid_argument(
+        std::string(argument) + " must be a 1-D array of " + std::to_string(n) +
+        " values (one per chunk, NaN for none); got shape " + shape_of(*array));
+  }
+  return n == 0 ? nullptr : array->data();
+}
+
+void set_embeddings(ck::CheckInput& input, const std::optional<DoubleArray>& query,
+                    const std::optional<DoubleArray>& chunks) {
+  if (!query && !chunks) return;
+  if (!query || !chunks) {
+    throw std::invalid_argument(
+        "query_embedding and chunk_embeddings must be given together or not at all");
+  }
+  const std::size_t n = input.contents.size();
+  if (query->ndim() != 1 || query->shape(0) == 0) {
+    throw std::invalid_argument("query_embedding must be a non-empty 1-D array; got shape " +
+                                shape_of(*query));
+  }
+  const auto d = static_cast<std::size_t>(query->shape(0));
+  if (chunks->ndim() != 2 || static_cast<std::size_t>(chunks->shape(0)) != n ||
+      static_cast<std::size_t>(chunks->shape(1)) != d) {
+    throw std::invalid_argument(
+        "chunk_embeddings must have shape (" + std::to_string(n) + ", " + std::to_string(d) +
+        ") (one row per chunk, the query's dimension); got shape " + shape_of(*chunks));
+  }
+  if (n == 0) return;
+  input.query_embedding = query->data();
+  input.chunk_embeddings = chunks->data();
+  input.dim = d;
+}
+
+py::dict signals_dict(const ck::CheckResult& r) {
+  py::dict out;
+  const ck::Signals& s = r.signals;
+  const std::pair<const char*, double> items[] = {{"coverage", s.coverage},
+                                                  {"relevance", s.relevance},
+                                                  {"density", s.density},
+                                                  {"count", s.count},
+                                                  {"recency", s.recency}};
+  for (const auto& [name, value] : items) {
+    if (!std::isnan(value)) out[name] = value;
+  }
+  return out;
+}
+
+std::optional<double> nan_to_none(double value) {
+  if (std::isnan(value)) return std::nullopt;
+  return value;
+}
+
+ck::CheckerConfig make_config(
+    std::string_view scoring,
+    const std::optional<std::vector<std::pair<std::string, double>>>& weights, double sufficient,
+    double partial, long long min_contexts, double recency_days) {
+  ck::CheckerConfig config;
+  config.scoring = ck::parse_scoring(scoring);
+  config.weights = ck::default_weights(config.scoring);
+  if (weights) ck::apply_weights(config.weights, *weights);
+  config.sufficient = sufficient;
+  config.partial = partial;
+  config.min_contexts = min_contexts;
+  config.recency_days = recency_days;
+  return config;
+}
+
+}  // namespace
+
+void sc::bindings::bind_checker(py::module_& m) {
+  py::class_<ck::TermStatistics, std::shared_ptr<ck::TermStatistics>>(
+      m, "TermStatistics", "Zipf frequency by term (stem); immutable.")
+      .def(py::init<>())
+      .def_static("from_tsv", &ck::TermStatistics::from_tsv, py::arg("tsv"),
+                  py::call_guard<py::gil_scoped_release>())
+      .def_static("from_pairs", &ck::TermStatistics::from_pairs, py::arg("pairs"))
+      .def_static(
+          "from_texts",
+          [](const py::list& texts) {
+            Utf8Texts holder;
+            const std::vector<std::string_view> views = holder.add_list(texts, "texts");
+            py::gil_scoped_release release;
+            return ck::TermStatistics::from_texts(views);
+          },
+          py::arg("texts"))
+      .def("zipf", &ck::TermStatistics::zipf, py::arg("term"))
+      .def("items", &ck::TermStatistics::items)
+      .def("__len__", &ck::TermStatistics::size);
+
+  py::class_<ck::CheckResult>(m, "CheckResult", "One sufficiency check, as the core scored it.")
+      .def_readonly("score", &ck::CheckResult::score)
+      .def_property_readonly(
+          "level", [](const ck::CheckResult& r) { return std::string(ck::level_name(r.level)); })
+      .def_property_readonly("signals", &signals_dict)
+      .def_property_readonly("relevance_source",
+                             [](const ck::CheckResult& r) {
+                               return std::string(ck::relevance_source_name(r.relevance_source));
+                             })
+      .def_readonly("missing_aspects", &ck::CheckResult::missing_aspects)
+      .def_readonly("confidence_factors", &ck::CheckResult::confidence_factors)
+      .def_readonly("covered_terms", &ck::CheckResult::covered_terms)
+      .def_readonly("missing_terms", &ck::CheckResult::missing_terms)
+      .def_property_readonly("doc_coverage",
+                             [](const ck::CheckResult& r) { return nan_to_none(r.doc_coverage); })
+      .def_property_readonly("relation",
+                             [](const ck::CheckResult& r) { return nan_to_none(r.relation); })
+      .def_readonly("polarity_ok", &ck::CheckResult::polarity_ok)
+      .def_readonly("elapsed_ms", &ck::CheckResult::elapsed_ms);
+
+  py::class_<ck::SufficiencyChecker>(m, "Checker", "A validated checker configuration.")
+      .def(py::init([](std::string_view scoring,
+                       const std::optional<std::vector<std::pair<std::string, double>>>& weights,
+                       double sufficient, double partial, long long min_contexts,
+                       double recency_days, std::shared_ptr<ck::TermStatistics> statistics) {
+             return ck::SufficiencyChecker(
+                 make_config(scoring, weights, sufficient, partial, min_contexts, recency_days),
+                 std::move(statistics));
+           }),
+           py::arg("scoring") = "default", py::arg("weights") = py::none(),
+           py::arg("sufficient") = 0.8, py::arg("partial") = 0.5, py::arg("min_contexts") = 1,
+           py::arg("recency_days") = 365.0, py::arg("statistics") = py::none())
+      .def_property_readonly("scoring",
+                             [](const ck::SufficiencyChecker& c) {
+                               return std::string(ck::scoring_name(c.config().scoring));
+                             })
+      .def_property_readonly("weights",
+                             [](const ck::SufficiencyChecker& c) {
+                               const ck::Weights& w = c.config().weights;
+                               py::dict out;
+                               out["coverage"] = w.coverage;
+                               out["relevance"] = w.relevance;
+                               out["density"] = w.density;
+                               out["count"] = w.count;
+                               out["recency"] = w.recency;
+                               return out;
+                             })
+      .def_property_readonly("sufficient",
+                             [](const ck::SufficiencyChecker& c) { return c.config().sufficient; })
+      .def_property_readonly("partial",
+                             [](const ck::SufficiencyChecker& c) { return c.config().partial; })
+      .def_property_readonly(
+          "min_contexts", [](const ck::SufficiencyChecker& c) { return c.config().min_contexts; })
+      .def_property_readonly(
+          "recency_days", [](const ck::SufficiencyChecker& c) { return c.config().recency_days; })
+      .def(
+          "check",
+          [](const ck::SufficiencyChecker& checker, const py::str& query, const py::list& contents,
+             const std::optional<py::list>& summaries, const std::optional<DoubleArray>& timestamps,
+             const std::optional<DoubleArray>& temperatures,
+             const std::optional<DoubleArray>& query_embedding,
+             const std::optional<DoubleArray>& chunk_embeddings, std::optional<double> now,
+             std::optional<long long> min_contexts, std::optional<double> recency_days) {
+            Utf8Texts texts;
+            ck::CheckInput input;
+            input.query = texts.add_str(query);
+            input.contents = texts.add_list(contents, "contents");
+            if (summaries) input.summaries = texts.add_list(*summaries, "summaries");
+            const std::size_t n = input.contents.size();
+            input.timestamps = per_chunk(timestamps, n, "timestamps");
+            input.temperatures = per_chunk(temperatures, n, "temperatures");
+            set_embeddings(input, query_embedding, chunk_embeddings);
+            input.now = now;
+            input.min_contexts = min_contexts;
+            input.recency_days = recency_days;
+            py::gil_scoped_release release;
+            return checker.check(input);
+          },
+          py::arg("query"), py::arg("contents"), py::arg("summaries") = py::none(),
+          py::arg("timestamps") = py::none(), py::arg("temperatures") = py::none(),
+          py::arg("query_embedding") = py::none(), py::arg("chunk_embeddings") = py::none(),
+          py::arg("now") = py::none(), py::arg("min_contexts") = py::none(),
+          py::arg("recency_days") = py::none())
+      .def(
+          "check_batch",
+          [](const ck::SufficiencyChecker& checker, const py::list& queries,
+             const py::list& contents, const std::optional<py::list>& summaries,
+             const std::optional<std::vector<std::optional<DoubleArray>>>& timestamps,
+             const std::optional<std::vector<std::optional<DoubleArray>>>& temperatures,
+             const std::optional<std::vector<std::optional<DoubleArray>>>& query_embeddings,
+             const std::optional<std::vector<std::optional<DoubleArray>>>& chunk_embeddings,
+             std::optional<double> now, std::optional<long long> min_contexts,
+             std::optional<double> recency_days, std::size_t threads) {
+            const std::size_t n = queries.size();
+            const auto require_size = [n](std::size_t size, const char* argument) {
+              if (size != n) {
+                throw std::invalid_argument(std::string(argument) +
+                                            " must hold one entry per query (" + std::to_string(n) +
+                                            "); got " + std::to_string(size));
+              }
+            };
+            require_size(contents.size(), "contents");
+            if (summaries) require_size(summaries->size(), "summaries");
+            if (timestamps) require_size(timestamps->size(), "timestamps");
+            if (temperatures) require_size(temperatures->size(), "temperatures");
+            if (query_embeddings) require_size(query_embeddings->size(), "query_embeddings");
+            if (chunk_embeddings) require_size(chunk_embeddings->size(), "chunk_embeddings");
+            Utf8Texts texts;
+            std::vector<ck::CheckInput> inputs(n);
+            for (std::size_t i = 0; i < n; ++i) {
+              ck::CheckInput& input = inputs[i];
+              input.query = texts.add(queries[i], "queries", i);
+              input.contents = texts.add_list(contents[i], "contents");
+              if (summaries && !(*summaries)[i].is_none()) {
+                input.summaries = texts.add_list((*summaries)[i], "summaries");
+              }
+              const std::size_t chunks = input.contents.size();
+              if (timestamps) input.timestamps = per_chunk((*timestamps)[i], chunks, "timestamps");
+              if (temperatures) {
+                input.temperatures = per_chunk((*temperatures)[i], chunks, "temperatures");
+              }
+              if (query_embeddings && chunk_embeddings) {
+                set_embeddings(input, (*query_embeddings)[i], (*chunk_embeddings)[i]);
+              } else if (query_embeddings || chunk_embeddings) {
+                throw std::invalid_argument(
+                    "query_embeddings and chunk_embeddings must be given together or not at all");
+              }
+              input.now = now;
+              input.min_contexts = min_contexts;
+              input.recency_days = recency_days;
+            }
+            std::vector<ck::CheckResult> results;
+            {
+              py::gil_scoped_release release;
+              results = checker.check_batch(inputs, threads);
+            }
+            py::list out(n);
+            for (std::size_t i = 0; i < n; ++i) {
+              out[i] = py::cast(std::move(results[i]), py::return_value_policy::move);
+            }
+            return out;
+          },
+          py::arg("queries"), py::arg("contents"), py::arg("summaries") = py::none(),
+          py::arg("timestamps") = py::none(), py::arg("temperatures") = py::none(),
+          py::arg("query_embeddings") = py::none(), py::arg("chunk_embeddings") = py::none(),
+          py::arg("now") = py::none(), py::arg("min_contexts") = py::none(),
+          py::arg("recency_days") = py::none(), py::arg("threads") = 0);
+
+  // Test hooks: the pieces the oracle tests compare one by one.
+  m.def("_python_word_ranges", [] {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    for (std::size_t i = 0; i < ck::pystr::kWordRangeCount; ++i) {
+      out.emplace_back(ck::pystr::kWordRanges[i].first, ck::pystr::kWordRanges[i].last);
+    }
+    return out;
+  });
+  m.def("_reference_query_terms", [](std::string_view query) {
+    return ck::pystr::ascii_query_terms(query, ck::reference_stop_words());
+  });
+  m.def("_sentences", [](std::string_view text) {
+    std::vector<ck::Span> spans;
+    ck::split_sentences(text, spans);
+    std::vector<std::string> out;
+    for (const ck::Span& span : spans)
+      out.emplace_back(text.substr(span.begin, span.end - span.begin));
+    return out;
+  });
+  m.def("_one_edit_apart", &ck::one_edit_apart, py::arg("a"), py::arg("b"));
+}

@@ -1,0 +1,108 @@
+"""Stubs for `sufficient_context._core.checker`: the sufficiency checker (use `sufficient_context.checker`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+class TermStatistics:
+    """Zipf frequency by term (stem); immutable."""
+
+    def __init__(self) -> None: ...
+    @staticmethod
+    def from_tsv(tsv: str) -> TermStatistics:
+        """Parse `stem<TAB>zipf` lines (ValueError naming the line)."""
+    @staticmethod
+    def from_pairs(pairs: list[tuple[str, float]]) -> TermStatistics: ...
+    @staticmethod
+    def from_texts(texts: list[str]) -> TermStatistics:
+        """Corpus statistics: log10(occurrences x 1e9 / word tokens) per stem."""
+    def zipf(self, term: str) -> float | None: ...
+    def items(self) -> list[tuple[str, float]]: ...
+    def __len__(self) -> int: ...
+
+class CheckResult:
+    @property
+    def score(self) -> float: ...
+    @property
+    def level(self) -> str: ...
+    @property
+    def signals(self) -> dict[str, float]: ...
+    @property
+    def relevance_source(self) -> str: ...
+    @property
+    def missing_aspects(self) -> list[str]: ...
+    @property
+    def confidence_factors(self) -> list[str]: ...
+    @property
+    def covered_terms(self) -> list[str]: ...
+    @property
+    def missing_terms(self) -> list[str]: ...
+    @property
+    def doc_coverage(self) -> float | None: ...
+    @property
+    def relation(self) -> float | None: ...
+    @property
+    def polarity_ok(self) -> bool | None: ...
+    @property
+    def elapsed_ms(self) -> float: ...
+
+class Checker:
+    """A validated checker configuration (ValueError naming the field)."""
+
+    def __init__(
+        self,
+        scoring: str = "default",
+        weights: list[tuple[str, float]] | dict[str, float] | None = None,
+        sufficient: float = 0.8,
+        partial: float = 0.5,
+        min_contexts: int = 1,
+        recency_days: float = 365.0,
+        statistics: TermStatistics | None = None,
+    ) -> None: ...
+    @property
+    def scoring(self) -> str: ...
+    @property
+    def weights(self) -> dict[str, float]: ...
+    @property
+    def sufficient(self) -> float: ...
+    @property
+    def partial(self) -> float: ...
+    @property
+    def min_contexts(self) -> int: ...
+    @property
+    def recency_days(self) -> float: ...
+    def check(
+        self,
+        query: str,
+        contents: list[str],
+        summaries: list[str] | None = None,
+        timestamps: NDArray[np.float64] | None = None,
+        temperatures: NDArray[np.float64] | None = None,
+        query_embedding: NDArray[np.float64] | None = None,
+        chunk_embeddings: NDArray[np.float64] | None = None,
+        now: float | None = None,
+        min_contexts: int | None = None,
+        recency_days: float | None = None,
+    ) -> CheckResult:
+        """Score one check (GIL released). Per-chunk arrays hold NaN for a chunk without a value."""
+    def check_batch(
+        self,
+        queries: list[str],
+        contents: list[list[str]],
+        summaries: list[list[str] | None] | None = None,
+        timestamps: list[NDArray[np.float64] | None] | None = None,
+        temperatures: list[NDArray[np.float64] | None] | None = None,
+        query_embeddings: list[NDArray[np.float64] | None] | None = None,
+        chunk_embeddings: list[NDArray[np.float64] | None] | None = None,
+        now: float | None = None,
+        min_contexts: int | None = None,
+        recency_days: float | None = None,
+        threads: int = 0,
+    ) -> list[CheckResult]:
+        """Score many checks on min(threads, n) C++ threads (0: all cores), GIL released; input order."""
+
+def _python_word_ranges() -> list[tuple[int, int]]: ...
+def _reference_query_terms(query: str) -> list[str]: ...
+def _sentences(text: str) -> list[str]: ...
+def _one_edit_apart(a: str, b: str) -> bool: ...

@@ -1,0 +1,916 @@
+"""SufficientContextChecker: is the retrieved context enough to answer the query? (API.md section 2)
+
+The scoring runs in C++ (`_core.checker`), one call per check and one per batch; this module adapts inputs
+(chunks, timestamps, embeddings from the user's model), escalates uncertain cases to a judge when asked, and
+presents results (`SufficiencyResult`: attributes, ``to_dict()``, ``_repr_html_``).
+
+Two scorings:
+
+- ``"default"``: rarity-weighted, stemmed, whole-word coverage of the query's terms in the best chunk and in the
+  best sentence (numbers and identifiers kept, one-edit spelling variants and shared prefixes credited in part, a
+  negation mismatch penalised), a lexical relevance signal (hashed character 3-5-gram cosine) or the best
+  embedding cosine, density, count, and recency when chunks carry timestamps; score = (weighted mean) ** 2.
+  Its spec and test oracle is ``_reference_checker.default_score``.
+- ``"reference"``: the original design's formula, to 1e-9 (``_reference_checker.reference_score``).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import operator
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from enum import Enum
+from importlib import resources
+from typing import Any, Callable, Union
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._core import checker as _core
+from .chunks import Chunk, ChunkLike, as_chunks
+from .config import ConfigSource, load_checker_config
+from .embeddings import EmbeddingAdapter, as_embedding_model
+
+__all__ = ["Level", "SufficiencyResult", "SufficientContextChecker", "TermStatistics"]
+
+_SIGNALS = ("coverage", "relevance", "density", "count", "recency")
+_DEFAULT_BAND = (0.4, 0.6)
+# Mapping keys that need as_chunks' conversion and validation; anything else in a dict is its content, id, a plain
+# score (checked inline) or an extra key as_chunks ignores too.
+_SLOW_KEYS = frozenset(("summary", "embedding", "timestamp", "temperature", "metadata", "page_content"))
+_NUMBER_TYPES = (int, float, np.integer, np.floating)
+
+Escalation = Callable[[str, list[Chunk]], Any]
+NowLike = Union[datetime, float, int, None]
+
+
+class Level(str, Enum):
+    """Sufficiency level; compares equal to its string value (``Level.PARTIAL == "partial"``)."""
+
+    SUFFICIENT = "sufficient"
+    PARTIAL = "partial"
+    INSUFFICIENT = "insufficient"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+_LEVELS = {level.value: level for level in Level}
+
+
+# -- term statistics ---------------------------------------------------------------------------------------------
+
+
+class TermStatistics:
+    """How common each term is (Zipf frequency by Porter2 stem): rare query terms weigh more in default scoring.
+
+    The default is the packaged English table (``TermStatistics.english()``, from wordfreq, CC BY-SA 4.0), loaded
+    once per process and shared by every checker. Build your own from your corpus with ``from_texts`` when its
+    vocabulary differs from general English (a legal corpus where "section" is everywhere, say). Immutable.
+    """
+
+    __slots__ = ("_core", "_english")
+    _english_instance: TermStatistics | None = None
+    _lock = threading.Lock()
+
+    def __init__(self, core: _core.TermStatistics, *, _english: bool = False) -> None:
+        self._core = core
+        self._english = _english
+
+    @classmethod
+    def english(cls) -> TermStatistics:
+        """The packaged English table (data/english_freq.tsv), parsed on first use."""
+        with cls._lock:
+            if cls._english_instance is None:
+                text = resources.files("sufficient_context").joinpath("data/english_freq.tsv").read_text("utf-8")
+                cls._english_instance = cls(_core.TermStatistics.from_tsv(text), _english=True)
+            return cls._english_instance
+
+    @classmethod
+    def from_texts(cls, texts: Iterable[str]) -> TermStatistics:
+        """Corpus statistics: each stem's zipf is log10(occurrences x 1e9 / word tokens) over `texts`.
+
+        Texts are tokenized as the checker tokenizes them (case folding, stop words, Porter2 stems); stems that
+        never occur are treated as rare (zipf 1.0), as with the English table.
+        """
+        if isinstance(texts, (str, bytes)):
+            raise TypeError("texts must be an iterable of str, not a single str")
+        items = list(texts)
+        for i, text in enumerate(items):
+            if not isinstance(text, str):
+                raise TypeError(f"texts[{i}] must be str; got {type(text).__name__}")
+        return cls(_core.TermStatistics.from_texts(items))
+
+    @classmethod
+    def from_mapping(cls, zipf: Mapping[str, float]) -> TermStatistics:
+        """From ``{stem: zipf}`` (zipf = log10 of occurrences per billion words; 1.0 is rare, 7 is "the")."""
+        pairs = []
+        for term, value in zipf.items():
+            if not isinstance(term, str):
+                raise TypeError(f"term statistics keys must be str; got {type(term).__name__}")
+            if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
+                raise TypeError(f"zipf of {term!r} must be a number; got {type(value).__name__}")
+            pairs.append((term, float(value)))
+        return cls(_core.TermStatistics.from_pairs(pairs))
+
+    @classmethod
+    def from_tsv(cls, path: str) -> TermStatistics:
+        """From a ``stem<TAB>zipf`` file (the format of the packaged table; ``#`` lines are comments)."""
+        with open(path, encoding="utf-8") as fh:
+            return cls(_core.TermStatistics.from_tsv(fh.read()))
+
+    def zipf(self, term: str) -> float | None:
+        """The zipf of a term as the checker makes it (a Porter2 stem of a case-folded word), None if unknown."""
+        return self._core.zipf(term)
+
+    def to_dict(self) -> dict[str, float]:
+        """Every ``{stem: zipf}``."""
+        return dict(self._core.items())
+
+    def __len__(self) -> int:
+        return len(self._core)
+
+    def __contains__(self, term: object) -> bool:
+        return isinstance(term, str) and self._core.zipf(term) is not None
+
+    def __repr__(self) -> str:
+        return "TermStatistics.english()" if self._english else f"TermStatistics(<{len(self)} terms>)"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._english:
+            return (TermStatistics.english, ())
+        return (TermStatistics.from_mapping, (self.to_dict(),))
+
+
+# -- result ------------------------------------------------------------------------------------------------------
+
+
+class SufficiencyResult:
+    """The outcome of one check.
+
+    Attributes
+    ----------
+    score : float
+        In [0, 1] in default scoring (reference scoring can dip below 0 with negative embedding cosines).
+    level : Level
+        ``"sufficient"`` (score >= thresholds[0]), ``"partial"`` (>= thresholds[1]) or ``"insufficient"``; the
+        escalation's verdict when ``decided_by == "escalation"``.
+    missing_aspects, confidence_factors : list of str
+        Why the score is not higher, and what supports it.
+    signals : dict
+        coverage, relevance, density, count and recency (only when chunks carry timestamps) -> value.
+    covered_terms, missing_terms : list of str
+        The query's key terms (as written, case-folded) found and not found in the context.
+    elapsed_ms : float
+        Time of the check (input adaptation, embedding, scoring; not the escalation).
+    decided_by : {"checker", "escalation"}
+        Who set `level`. ``checker_level`` keeps the checker's own level.
+    scoring, relevance_source : str
+        The scoring used; where relevance came from ("lexical", "embedding", "constant", "none").
+    """
+
+    __slots__ = ("_core", "_data", "checker_level", "decided_by", "elapsed_ms", "level", "score", "scoring")
+
+    def __init__(self) -> None:
+        raise TypeError("SufficiencyResult objects come from SufficientContextChecker; use from_dict to rebuild one")
+
+    @classmethod
+    def _from_core(cls, core: _core.CheckResult, scoring: str, elapsed_ms: float) -> SufficiencyResult:
+        self = object.__new__(cls)
+        self._core = core
+        self._data = None
+        self.score = core.score
+        self.level = _LEVELS[core.level]
+        self.checker_level = self.level
+        self.decided_by = "checker"
+        self.elapsed_ms = elapsed_ms
+        self.scoring = scoring
+        return self
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SufficiencyResult:
+        """Rebuild a result from ``to_dict()`` output."""
+        self = object.__new__(cls)
+        self._core = None
+        self.score = float(data["score"])
+        self.level = Level(data["level"])
+        self.checker_level = Level(data.get("checker_level", data["level"]))
+        self.decided_by = str(data.get("decided_by", "checker"))
+        self.elapsed_ms = float(data.get("elapsed_ms", 0.0))
+        self.scoring = str(data.get("scoring", "default"))
+        details = dict(data.get("details") or {})
+        self._data = {
+            "missing_aspects": list(data.get("missing_aspects", [])),
+            "confidence_factors": list(data.get("confidence_factors", [])),
+            "signals": dict(data.get("signals", {})),
+            "covered_terms": list(data.get("covered_terms", [])),
+            "missing_terms": list(data.get("missing_terms", [])),
+            "relevance_source": str(data.get("relevance_source", "none")),
+            "details": details,
+        }
+        return self
+
+    def _fields(self) -> dict[str, Any]:
+        data = self._data
+        if data is None:  # read from the core result on first access: most callers only look at score/level
+            core = self._core
+            details: dict[str, Any] = {}
+            if core.doc_coverage is not None:
+                details = {
+                    "doc_coverage": core.doc_coverage,
+                    "relation": core.relation,
+                    "polarity_ok": core.polarity_ok,
+                }
+            data = {
+                "missing_aspects": core.missing_aspects,
+                "confidence_factors": core.confidence_factors,
+                "signals": core.signals,
+                "covered_terms": core.covered_terms,
+                "missing_terms": core.missing_terms,
+                "relevance_source": core.relevance_source,
+                "details": details,
+            }
+            self._data = data
+        return data
+
+    @property
+    def missing_aspects(self) -> list[str]:
+        return self._fields()["missing_aspects"]  # type: ignore[no-any-return]
+
+    @property
+    def confidence_factors(self) -> list[str]:
+        return self._fields()["confidence_factors"]  # type: ignore[no-any-return]
+
+    @property
+    def signals(self) -> dict[str, float]:
+        return self._fields()["signals"]  # type: ignore[no-any-return]
+
+    @property
+    def covered_terms(self) -> list[str]:
+        return self._fields()["covered_terms"]  # type: ignore[no-any-return]
+
+    @property
+    def missing_terms(self) -> list[str]:
+        return self._fields()["missing_terms"]  # type: ignore[no-any-return]
+
+    @property
+    def relevance_source(self) -> str:
+        return self._fields()["relevance_source"]  # type: ignore[no-any-return]
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """Default scoring's parts of coverage: doc_coverage (best chunk or pair), relation (best sentence or
+        pair), polarity_ok (the best sentence's negation matches the query's); empty in reference scoring."""
+        return self._fields()["details"]  # type: ignore[no-any-return]
+
+    @property
+    def is_sufficient(self) -> bool:
+        """``level == "sufficient"``."""
+        return self.level is Level.SUFFICIENT
+
+    def _escalated(self, level: Level) -> None:
+        self.level = level
+        self.decided_by = "escalation"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form (levels as plain strings)."""
+        f = self._fields()
+        return {
+            "score": self.score,
+            "level": self.level.value,
+            "missing_aspects": list(f["missing_aspects"]),
+            "confidence_factors": list(f["confidence_factors"]),
+            "signals": dict(f["signals"]),
+            "covered_terms": list(f["covered_terms"]),
+            "missing_terms": list(f["missing_terms"]),
+            "elapsed_ms": self.elapsed_ms,
+            "scoring": self.scoring,
+            "relevance_source": f["relevance_source"],
+            "decided_by": self.decided_by,
+            "checker_level": self.checker_level.value,
+            "details": dict(f["details"]),
+        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SufficiencyResult.from_dict, (self.to_dict(),))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SufficiencyResult):
+            return NotImplemented
+        a, b = self.to_dict(), other.to_dict()
+        a.pop("elapsed_ms")
+        b.pop("elapsed_ms")
+        return a == b
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking value object: no hashing
+
+    def __repr__(self) -> str:
+        by = "" if self.decided_by == "checker" else f", decided_by={self.decided_by!r}"
+        return (
+            f"SufficiencyResult(score={self.score:.4f}, level={self.level.value!r}{by}, "
+            f"missing_terms={self.missing_terms!r})"
+        )
+
+    def _repr_html_(self) -> str:
+        return _result_html(self)
+
+
+# -- checker -----------------------------------------------------------------------------------------------------
+
+
+class SufficientContextChecker:
+    """Score whether retrieved context suffices to answer a query (before generation).
+
+    Parameters
+    ----------
+    embedding_model : object, optional
+        A sentence-transformers model (``.encode``), a LangChain ``Embeddings``, a LlamaIndex ``BaseEmbedding``, or
+        a callable ``texts -> 2-D array``. Relevance is then the best cosine of the query with the chunks (a chunk's
+        own ``embedding`` when it has one); without it, default scoring uses a lexical signal.
+    weights : mapping, optional
+        Overrides of named signal weights: coverage, relevance, density, count, recency (default scoring
+        .6/.2/.1/.1/.1; reference .4/.3/.2/.1 and no recency). Recency's weight counts only when some chunk has a
+        timestamp.
+    thresholds : (float, float)
+        (sufficient, partial): score >= sufficient is "sufficient", >= partial "partial"; 0 <= partial <=
+        sufficient <= 1.
+    min_contexts : int
+        Fewer chunks lower the count signal (and are reported).
+    recency_days : float
+        Age at which a chunk's recency reaches 0.
+    scoring : {"default", "reference"}
+        The product's scoring, or the original design's formula to 1e-9.
+    term_statistics : TermStatistics, optional
+        Term rarity for default scoring; the packaged English table by default.
+    require_embeddings : bool
+        Refuse to construct without an embedding model.
+    enabled, decline_insufficient : bool
+        Policy flags for pipelines (the integrations read them; see `should_decline`). Checks always score.
+    escalate : callable, optional
+        A judge ``escalate(query, chunks) -> bool | str | Level`` (an LLM autorater, say) asked only when the score
+        falls inside `escalate_band`; its verdict becomes the level (``decided_by="escalation"``). True means
+        "sufficient", False "insufficient".
+    escalate_band : (float, float)
+        (low, high): scores with low <= score <= high are escalated. Default (0.4, 0.6), around the default
+        partial threshold.
+
+    Checks never mutate the checker: one instance can serve many threads. It pickles (its configuration).
+    """
+
+    def __init__(
+        self,
+        embedding_model: Any = None,
+        *,
+        weights: Mapping[str, float] | None = None,
+        thresholds: Sequence[float] = (0.8, 0.5),
+        min_contexts: int = 1,
+        recency_days: float = 365,
+        scoring: str = "default",
+        term_statistics: TermStatistics | None = None,
+        require_embeddings: bool = False,
+        enabled: bool = True,
+        decline_insufficient: bool = False,
+        escalate: Escalation | None = None,
+        escalate_band: Sequence[float] | None = None,
+    ) -> None:
+        if not isinstance(scoring, str):
+            raise TypeError(f"scoring must be a str ('default' or 'reference'); got {type(scoring).__name__}")
+        sufficient, partial = _thresholds(thresholds)
+        min_contexts = _int(min_contexts, "min_contexts")
+        recency_days = _real(recency_days, "recency_days")
+        overrides = _weight_overrides(weights)
+        for name, flag in (("require_embeddings", require_embeddings), ("enabled", enabled),
+                           ("decline_insufficient", decline_insufficient)):  # fmt: skip
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool; got {type(flag).__name__}")
+        if term_statistics is not None and not isinstance(term_statistics, TermStatistics):
+            raise TypeError(f"term_statistics must be a TermStatistics; got {type(term_statistics).__name__}")
+        if escalate is not None and not callable(escalate):
+            raise TypeError(f"escalate must be callable (query, chunks) -> verdict; got {type(escalate).__name__}")
+        band = _band(escalate_band if escalate_band is not None else _DEFAULT_BAND)
+        embedder = None if embedding_model is None else as_embedding_model(embedding_model)
+        if require_embeddings and embedder is None:
+            raise ValueError("require_embeddings=True needs an embedding_model")
+        statistics = term_statistics if term_statistics is not None else TermStatistics.english()
+        # Ranges, names and scoring are validated in C++ (ValueError naming the field).
+        self._core = _core.Checker(scoring, overrides, sufficient, partial, min_contexts, recency_days,
+                                   statistics._core)  # fmt: skip
+        self._embedding_model = embedding_model
+        self._embedder: EmbeddingAdapter | None = embedder
+        self._overrides = dict(overrides)
+        self._statistics = statistics
+        self._require_embeddings = bool(require_embeddings)
+        self._enabled = bool(enabled)
+        self._decline_insufficient = bool(decline_insufficient)
+        self._escalate = escalate
+        self._band = band
+        self._user_band = escalate_band is not None
+
+    # -- configuration ---------------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_config(
+        cls,
+        source: ConfigSource,
+        embedding_model: Any = None,
+        *,
+        term_statistics: TermStatistics | None = None,
+        escalate: Escalation | None = None,
+        escalate_band: Sequence[float] | None = None,
+    ) -> SufficientContextChecker:
+        """A checker from the ``sufficient_context:`` section of a YAML file (needs PyYAML) or a mapping.
+
+        Keys: enabled, min_contexts, thresholds {sufficient, partial}, require_embeddings, decline_insufficient,
+        weights, scoring, recency_days. An unknown key or a bad value raises ValueError naming it.
+        """
+        kwargs = load_checker_config(source)
+        return cls(embedding_model, term_statistics=term_statistics, escalate=escalate,
+                   escalate_band=escalate_band, **kwargs)  # fmt: skip
+
+    @property
+    def embedding_model(self) -> Any:
+        return self._embedding_model
+
+    @property
+    def scoring(self) -> str:
+        return self._core.scoring
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """The effective weight of every signal."""
+        return self._core.weights
+
+    @property
+    def thresholds(self) -> tuple[float, float]:
+        return (self._core.sufficient, self._core.partial)
+
+    @property
+    def min_contexts(self) -> int:
+        return self._core.min_contexts
+
+    @property
+    def recency_days(self) -> float:
+        return self._core.recency_days
+
+    @property
+    def term_statistics(self) -> TermStatistics:
+        return self._statistics
+
+    @property
+    def require_embeddings(self) -> bool:
+        return self._require_embeddings
+
+    @property
+    def enabled(self) -> bool:
+        return self._enabled
+
+    @property
+    def decline_insufficient(self) -> bool:
+        return self._decline_insufficient
+
+    @property
+    def escalate(self) -> Escalation | None:
+        return self._escalate
+
+    @property
+    def escalate_band(self) -> tuple[float, float]:
+        return self._band
+
+    def should_decline(self, result: SufficiencyResult) -> bool:
+        """Whether a pipeline should decline to answer: enabled, decline_insufficient and level "insufficient"."""
+        return self._enabled and self._decline_insufficient and result.level is Level.INSUFFICIENT
+
+    def _state(self) -> dict[str, Any]:
+        return {
+            "embedding_model": self._embedding_model,
+            "weights": self._overrides or None,
+            "thresholds": self.thresholds,
+            "min_contexts": self.min_contexts,
+            "recency_days": self.recency_days,
+            "scoring": self.scoring,
+            "term_statistics": None if self._statistics._english else self._statistics,
+            "require_embeddings": self._require_embeddings,
+            "enabled": self._enabled,
+            "decline_insufficient": self._decline_insufficient,
+            "escalate": self._escalate,
+            "escalate_band": self._band if self._user_band else None,
+        }
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self._state()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        embedding_model = state.pop("embedding_model")
+        self.__init__(embedding_model, **state)  # type: ignore[misc]
+
+    def __repr__(self) -> str:
+        w = ", ".join(f"{k!r}: {v!r}" for k, v in self.weights.items())
+        parts = [
+            f"embedding_model={self._embedding_model!r}",
+            f"weights={{{w}}}",
+            f"thresholds={self.thresholds!r}",
+            f"min_contexts={self.min_contexts!r}",
+            f"recency_days={self.recency_days!r}",
+            f"scoring={self.scoring!r}",
+            f"term_statistics={self._statistics!r}",
+        ]
+        if self._require_embeddings:
+            parts.append("require_embeddings=True")
+        if not self._enabled:
+            parts.append("enabled=False")
+        if self._decline_insufficient:
+            parts.append("decline_insufficient=True")
+        if self._escalate is not None:
+            parts.append(f"escalate={self._escalate!r}, escalate_band={self._band!r}")
+        return f"SufficientContextChecker({', '.join(parts)})"
+
+    # -- checks ----------------------------------------------------------------------------------------------------
+
+    def check_sufficiency(
+        self,
+        query: str,
+        retrieved_contexts: Iterable[ChunkLike],
+        min_contexts: int | None = None,
+        recency_days: float | None = None,
+        *,
+        query_embedding: Any = None,
+        now: NowLike = None,
+    ) -> SufficiencyResult:
+        """Score whether `retrieved_contexts` suffice to answer `query`.
+
+        Parameters
+        ----------
+        query : str
+        retrieved_contexts : sequence of chunks
+            Strings, mappings with ``content``, `Chunk`, LangChain Documents or LlamaIndex nodes (see `as_chunks`).
+            No chunks: score 0.0, "insufficient".
+        min_contexts, recency_days : optional
+            Override the checker's values for this check.
+        query_embedding : array_like, optional
+            The query's vector, when it is already embedded (the model is then not asked for it).
+        now : datetime or POSIX seconds, optional
+            The time recency is measured against (default: now).
+
+        Returns
+        -------
+        SufficiencyResult
+        """
+        start = time.perf_counter()
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a str; got {type(query).__name__}")
+        min_contexts = None if min_contexts is None else _int(min_contexts, "min_contexts")
+        recency_days = None if recency_days is None else _real(recency_days, "recency_days")
+        now_s = _now_seconds(now)
+        prepared = _Prepared(retrieved_contexts, "retrieved_contexts", self.scoring == "reference")
+        qvec, matrix = self._embeddings(query, prepared, query_embedding, "retrieved_contexts")
+        core = self._core.check(query, prepared.contents, prepared.summaries, prepared.timestamps,
+                                prepared.temperatures, qvec, matrix, now_s, min_contexts, recency_days)  # fmt: skip
+        result = SufficiencyResult._from_core(core, self.scoring, (time.perf_counter() - start) * 1e3)
+        if self._escalate is not None:
+            self._maybe_escalate(result, query, prepared)
+        return result
+
+    def check_batch(
+        self,
+        queries: Sequence[str],
+        contexts_per_query: Sequence[Iterable[ChunkLike]],
+        *,
+        min_contexts: int | None = None,
+        recency_days: float | None = None,
+        now: NowLike = None,
+        query_embeddings: Sequence[Any] | None = None,
+        threads: int | None = None,
+    ) -> list[SufficiencyResult]:
+        """Score many checks in C++ threads (GIL released); results in input order, equal to one-by-one checks.
+
+        With an embedding model, each query's missing embeddings are encoded first (one model call per query),
+        then every check is scored in one parallel core call. `threads` defaults to all cores (at most one per
+        query).
+        """
+        start = time.perf_counter()
+        if isinstance(queries, str) or not isinstance(queries, Sequence):
+            raise TypeError(f"queries must be a sequence of str; got {type(queries).__name__}")
+        if isinstance(contexts_per_query, (str, Mapping)) or not isinstance(contexts_per_query, Sequence):
+            raise TypeError("contexts_per_query must be a sequence with one sequence of chunks per query")
+        n = len(queries)
+        if len(contexts_per_query) != n:
+            raise ValueError(f"contexts_per_query has {len(contexts_per_query)} entries for {n} queries")
+        if query_embeddings is not None and len(query_embeddings) != n:
+            raise ValueError(f"query_embeddings has {len(query_embeddings)} entries for {n} queries")
+        for i, q in enumerate(queries):
+            if not isinstance(q, str):
+                raise TypeError(f"queries[{i}] must be a str; got {type(q).__name__}")
+        threads_n = 0 if threads is None else _int(threads, "threads")
+        if threads is not None and threads_n < 1:
+            raise ValueError(f"threads must be >= 1 (or None for every core); got {threads_n}")
+        min_contexts = None if min_contexts is None else _int(min_contexts, "min_contexts")
+        recency_days = None if recency_days is None else _real(recency_days, "recency_days")
+        now_s = _now_seconds(now)
+        reference = self.scoring == "reference"
+        prepared = [
+            _Prepared(contexts, f"contexts_per_query[{i}]", reference) for i, contexts in enumerate(contexts_per_query)
+        ]
+        qvecs: list[Any] = [None] * n
+        matrices: list[Any] = [None] * n
+        for i, p in enumerate(prepared):
+            qe = None if query_embeddings is None else query_embeddings[i]
+            qvecs[i], matrices[i] = self._embeddings(queries[i], p, qe, f"contexts_per_query[{i}]")
+        any_embedding = any(m is not None for m in matrices)
+        summaries = [p.summaries for p in prepared] if reference and any(p.summaries for p in prepared) else None
+        timestamps = [p.timestamps for p in prepared] if any(p.timestamps is not None for p in prepared) else None
+        temps = [p.temperatures for p in prepared] if any(p.temperatures is not None for p in prepared) else None
+        cores = self._core.check_batch(
+            list(queries), [p.contents for p in prepared], summaries, timestamps, temps,
+            qvecs if any_embedding else None, matrices if any_embedding else None,
+            now_s, min_contexts, recency_days, threads_n,
+        )  # fmt: skip
+        prep_ms = (time.perf_counter() - start) * 1e3
+        share = prep_ms / n if n else 0.0
+        scoring = self.scoring
+        results = [SufficiencyResult._from_core(c, scoring, c.elapsed_ms + share) for c in cores]
+        if self._escalate is not None:
+            for i, r in enumerate(results):
+                self._maybe_escalate(r, queries[i], prepared[i])
+        return results
+
+    # -- internals -------------------------------------------------------------------------------------------------
+
+    def _maybe_escalate(self, result: SufficiencyResult, query: str, prepared: _Prepared) -> None:
+        low, high = self._band
+        if not low <= result.score <= high:
+            return
+        assert self._escalate is not None
+        verdict = self._escalate(query, prepared.chunks())
+        result._escalated(_verdict_level(verdict))
+
+    def _embeddings(
+        self, query: str, prepared: _Prepared, query_embedding: Any, argument: str
+    ) -> tuple[NDArray[np.float64] | None, NDArray[np.float64] | None]:
+        """(query vector, one row per chunk) for embedding relevance, or (None, None) without embeddings."""
+        own = prepared.embeddings
+        model = self._embedder
+        if model is None and query_embedding is None and own is None:
+            return None, None
+        n = len(prepared.contents)
+        qvec = None if query_embedding is None else _query_vector(query_embedding)
+        if n == 0:
+            return None, None
+        own_list: list[Any] = own if own is not None else [None] * n
+        missing = [i for i in range(n) if own_list[i] is None]
+        encoded = None
+        if model is None:
+            if qvec is None:
+                raise ValueError(
+                    f"{argument} has chunk embeddings but there is neither a query_embedding nor an embedding_model "
+                    "to embed the query"
+                )
+            if missing:
+                i = missing[0]
+                raise ValueError(
+                    f"{argument}[{i}] (id {prepared.chunk_id(i)!r}) has no embedding and there is no embedding_model "
+                    "to encode it"
+                )
+        elif qvec is None or missing:
+            qv, encoded = model.embed(query if qvec is None else None, [prepared.contents[i] for i in missing])
+            if qvec is None:
+                assert qv is not None
+                if not np.isfinite(qv).all():
+                    raise ValueError("the embedding model returned NaN or inf for the query")
+                qvec = qv
+        assert qvec is not None
+        d = qvec.shape[0]
+        matrix = np.empty((n, d), dtype=np.float64)
+        for i, e in enumerate(own_list):
+            if e is not None:
+                if e.shape[0] != d:
+                    raise ValueError(
+                        f"{argument}[{i}] (id {prepared.chunk_id(i)!r}): its embedding has dimension {e.shape[0]} "
+                        f"but the query's has {d}"
+                    )
+                matrix[i] = e
+        if encoded is not None and missing:
+            if encoded.shape[1] != d:
+                i = missing[0]
+                raise ValueError(
+                    f"{argument}[{i}] (id {prepared.chunk_id(i)!r}): the model's embedding has dimension "
+                    f"{encoded.shape[1]} but the query's has {d}"
+                )
+            bad = ~np.isfinite(encoded).all(axis=1)
+            if bad.any():
+                i = missing[int(np.flatnonzero(bad)[0])]
+                raise ValueError(
+                    f"{argument}[{i}] (id {prepared.chunk_id(i)!r}): the embedding model returned NaN or inf"
+                )
+            matrix[missing] = encoded
+        return qvec, matrix
+
+
+# -- input adaptation ----------------------------------------------------------------------------------------------
+
+
+class _Prepared:
+    """The contents of a check's chunks and their per-chunk arrays, taking fast paths for str and plain dicts."""
+
+    __slots__ = ("_chunks", "_items", "argument", "contents", "embeddings", "summaries", "temperatures", "timestamps")
+
+    def __init__(self, objs: Iterable[ChunkLike], argument: str, want_summaries: bool) -> None:
+        if isinstance(objs, (str, bytes, Mapping)):
+            raise TypeError(f"{argument} must be a sequence of chunks, not a single {type(objs).__name__}")
+        if type(objs) is list:
+            items: list[Any] = objs
+        else:
+            try:
+                items = list(objs)
+            except TypeError:
+                raise TypeError(f"{argument} must be a sequence of chunks; got {type(objs).__name__}") from None
+        self._items = items
+        self.argument = argument
+        self.summaries: list[str] | None = None
+        self.embeddings: list[Any] | None = None
+        self.timestamps: NDArray[np.float64] | None = None
+        self.temperatures: NDArray[np.float64] | None = None
+        self._chunks: list[Chunk] | None = None
+        contents = []
+        for obj in items:
+            t = type(obj)
+            if t is str:
+                contents.append(obj)
+                continue
+            if t is dict:
+                content = obj.get("content")
+                if type(content) is str and _SLOW_KEYS.isdisjoint(obj) and _plain_id_and_score(obj):
+                    contents.append(content)
+                    continue
+            break
+        else:
+            self.contents = contents
+            return
+        chunks = as_chunks(items, argument=argument)  # validates and names the offending index
+        self._chunks = chunks
+        self.contents = [c.content for c in chunks]
+        if want_summaries and any(c.summary for c in chunks):
+            self.summaries = [c.summary for c in chunks]
+        if any(c.embedding is not None for c in chunks):
+            self.embeddings = [c.embedding for c in chunks]
+        if any(c.timestamp is not None for c in chunks):
+            self.timestamps = np.array(
+                [c.timestamp.timestamp() if c.timestamp is not None else math.nan for c in chunks], dtype=np.float64
+            )
+        if any(c.temperature is not None for c in chunks):
+            self.temperatures = np.array(
+                [c.temperature if c.temperature is not None else math.nan for c in chunks], dtype=np.float64
+            )
+
+    def chunks(self) -> list[Chunk]:
+        """The chunks as `Chunk` objects (built on demand on the fast path)."""
+        if self._chunks is None:
+            self._chunks = as_chunks(self._items, argument=self.argument)
+        return self._chunks
+
+    def chunk_id(self, i: int) -> str:
+        chunk_id = self.chunks()[i].id
+        return str(chunk_id)
+
+
+def _plain_id_and_score(obj: dict[str, Any]) -> bool:
+    chunk_id = obj.get("id")
+    if chunk_id is not None and type(chunk_id) is not str:
+        return False
+    score = obj.get("score")
+    return score is None or (type(score) in (float, int) and math.isfinite(score))
+
+
+def _query_vector(value: Any) -> NDArray[np.float64]:
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"query_embedding must be a 1-D array of numbers: {exc}") from None
+    if array.ndim != 1 or array.shape[0] == 0:
+        raise ValueError(f"query_embedding must be a non-empty 1-D array; got shape {array.shape}")
+    bad = np.flatnonzero(~np.isfinite(array))
+    if bad.size:
+        raise ValueError(f"query_embedding[{bad[0]}] is {array[bad[0]]}: embeddings must be finite")
+    return array
+
+
+def _verdict_level(verdict: Any) -> Level:
+    if isinstance(verdict, (bool, np.bool_)):
+        return Level.SUFFICIENT if verdict else Level.INSUFFICIENT
+    if isinstance(verdict, SufficiencyResult):
+        return verdict.level
+    if isinstance(verdict, str) and verdict in _LEVELS:
+        return _LEVELS[verdict]
+    raise ValueError(
+        f"escalate must return True/False or a level ('sufficient', 'partial', 'insufficient'); got {verdict!r}"
+    )
+
+
+def _now_seconds(now: NowLike) -> float:
+    if now is None:
+        return time.time()
+    if isinstance(now, datetime):
+        return (now if now.tzinfo is not None else now.replace(tzinfo=timezone.utc)).timestamp()
+    if isinstance(now, bool) or not isinstance(now, _NUMBER_TYPES):
+        raise TypeError(f"now must be a datetime or POSIX seconds; got {type(now).__name__}")
+    value = float(now)
+    if not math.isfinite(value):
+        raise ValueError(f"now must be finite; got {value}")
+    return value
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int; got bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int; got {type(value).__name__}") from None
+
+
+def _real(value: Any, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, _NUMBER_TYPES):
+        raise TypeError(f"{name} must be a number; got {type(value).__name__}")
+    return float(value)
+
+
+def _thresholds(value: Any) -> tuple[float, float]:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence) or len(value) != 2:
+        raise TypeError(f"thresholds must be a (sufficient, partial) pair; got {value!r}")
+    return _real(value[0], "thresholds[0] (sufficient)"), _real(value[1], "thresholds[1] (partial)")
+
+
+def _band(value: Any) -> tuple[float, float]:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence) or len(value) != 2:
+        raise TypeError(f"escalate_band must be a (low, high) pair; got {value!r}")
+    low, high = _real(value[0], "escalate_band[0]"), _real(value[1], "escalate_band[1]")
+    if not 0.0 <= low <= high <= 1.0:
+        raise ValueError(f"escalate_band must satisfy 0 <= low <= high <= 1; got ({low}, {high})")
+    return low, high
+
+
+def _weight_overrides(weights: Mapping[str, float] | None) -> list[tuple[str, float]]:
+    if weights is None:
+        return []
+    if not isinstance(weights, Mapping):
+        raise TypeError(f"weights must be a mapping of signal name to weight; got {type(weights).__name__}")
+    out = []
+    for name, value in weights.items():
+        if not isinstance(name, str):
+            raise TypeError(f"weights keys must be signal names (str); got {type(name).__name__}")
+        out.append((name, _real(value, f"weights[{name!r}]")))
+    return out  # names and ranges: checked in C++ (ValueError naming the weight)
+
+
+# -- HTML --------------------------------------------------------------------------------------------------------
+
+_LEVEL_COLOURS = {"sufficient": "#1a7f37", "partial": "#9a6700", "insufficient": "#cf222e"}
+
+
+def _result_html(r: SufficiencyResult) -> str:
+    e = html.escape
+    level = r.level.value
+    colour = _LEVEL_COLOURS[level]
+    by = (
+        ""
+        if r.decided_by == "checker"
+        else f" <small>(decided by escalation; checker: {e(r.checker_level.value)})</small>"
+    )
+    rows = []
+    for name in _SIGNALS:
+        if name not in r.signals:
+            continue
+        value = r.signals[name]
+        width = max(0.0, min(1.0, value)) * 100
+        rows.append(
+            f'<tr class="sc-signal" data-signal="{e(name)}"><td>{e(name)}</td>'
+            f'<td style="width:12em"><div class="sc-bar" style="background:#ddd;height:0.7em">'
+            f'<div class="sc-bar-fill" style="width:{width:.1f}%;background:{colour};height:100%"></div></div></td>'
+            f"<td>{value:.2f}</td></tr>"
+        )
+
+    def terms(items: list[str], cls: str) -> str:
+        if not items:
+            return "<i>none</i>"
+        return " ".join(f'<span class="sc-term {cls}"><code>{e(t)}</code></span>' for t in items)
+
+    def bullet_list(items: list[str], cls: str) -> str:
+        if not items:
+            return ""
+        return f'<ul class="{cls}">' + "".join(f"<li>{e(x)}</li>" for x in items) + "</ul>"
+
+    return (
+        '<div class="sc-sufficiency">'
+        f'<span class="sc-badge sc-level-{level}" style="background:{colour};color:white;padding:2px 8px;'
+        f'border-radius:4px;font-weight:bold">{e(level)}</span> '
+        f'<span class="sc-score">score {r.score:.3f}</span>{by}'
+        f'<table class="sc-signals">{"".join(rows)}</table>'
+        f'<div class="sc-covered">Covered: {terms(r.covered_terms, "sc-covered-term")}</div>'
+        f'<div class="sc-missing">Missing: {terms(r.missing_terms, "sc-missing-term")}</div>'
+        f"{bullet_list(r.missing_aspects, 'sc-aspects')}{bullet_list(r.confidence_factors, 'sc-factors')}"
+        "</div>"
+    )

@@ -1,0 +1,125 @@
+"""Embedding model adapters: one interface over the models users already have, recognised by duck typing.
+
+Recognised, in this order (no library is imported):
+
+- LangChain ``Embeddings``: ``embed_documents(texts)`` and ``embed_query(text)``;
+- LlamaIndex ``BaseEmbedding``: ``get_text_embedding_batch(texts)`` and ``get_query_embedding(text)``;
+- sentence-transformers style: ``encode(texts)`` returning a 2-D array;
+- a plain callable ``texts -> 2-D array``.
+
+LangChain and LlamaIndex models embed the query with their query method (asymmetric models embed queries and
+documents differently), so a check makes at most one document call and one query call. The other two get the
+query and the documents in one call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["EmbeddingAdapter", "as_embedding_model"]
+
+_Array = NDArray[np.float64]
+
+
+class EmbeddingAdapter:
+    """A uniform view of an embedding model.
+
+    Parameters
+    ----------
+    model : object
+        Any of the recognised model kinds (see the module docstring).
+    """
+
+    __slots__ = ("_documents", "_query", "kind", "model")
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self._query: Callable[[str], Any] | None = None
+        self._documents: Callable[[list[str]], Any]
+        if callable(getattr(model, "embed_documents", None)) and callable(getattr(model, "embed_query", None)):
+            self.kind = "langchain"
+            self._documents, self._query = model.embed_documents, model.embed_query
+        elif callable(getattr(model, "get_text_embedding_batch", None)) and callable(
+            getattr(model, "get_query_embedding", None)
+        ):
+            self.kind = "llamaindex"
+            self._documents, self._query = model.get_text_embedding_batch, model.get_query_embedding
+        elif callable(getattr(model, "encode", None)):
+            self.kind = "encode"
+            self._documents = model.encode
+        elif callable(model):
+            self.kind = "callable"
+            self._documents = model
+        else:
+            raise TypeError(
+                "embedding_model must have .encode(texts) (sentence-transformers), embed_documents/embed_query "
+                "(LangChain), get_text_embedding_batch/get_query_embedding (LlamaIndex), or be a callable "
+                f"texts -> 2-D array; got {type(model).__name__}"
+            )
+
+    def __repr__(self) -> str:
+        return f"EmbeddingAdapter({self.model!r}, kind={self.kind!r})"
+
+    def embed(self, query: str | None, texts: Sequence[str]) -> tuple[_Array | None, _Array]:
+        """Embed `query` (unless None) and `texts` with as few model calls as the model kind allows.
+
+        Returns
+        -------
+        (query vector of shape (d,) or None, matrix of shape (len(texts), d))
+            As float64. Raises ValueError when the model returns the wrong number of vectors or a non-2-D result;
+            NaN and dimension checks are the caller's (it knows which chunk a row belongs to).
+        """
+        texts = list(texts)
+        if self._query is None:  # one call for everything
+            batch = ([query] if query is not None else []) + texts
+            if not batch:
+                return None, np.zeros((0, 0))
+            matrix = _as_matrix(self._documents(batch), len(batch), self.kind)
+            if query is None:
+                return None, matrix
+            return matrix[0], matrix[1:]
+        qvec = None
+        if query is not None:
+            qvec = _as_vector(self._query(query), self.kind)
+        if not texts:
+            return qvec, np.zeros((0, qvec.shape[0] if qvec is not None else 0))
+        return qvec, _as_matrix(self._documents(texts), len(texts), self.kind)
+
+
+def as_embedding_model(model: Any) -> EmbeddingAdapter:
+    """Return `model` wrapped in an `EmbeddingAdapter` (an adapter is returned as is); TypeError if unrecognised."""
+    return model if isinstance(model, EmbeddingAdapter) else EmbeddingAdapter(model)
+
+
+def _as_array(value: Any, kind: str) -> NDArray[Any]:
+    if hasattr(value, "detach") and hasattr(value, "cpu"):  # a torch tensor (encode without convert_to_numpy)
+        value = value.detach().cpu().numpy()
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"the embedding model ({kind}) returned something that is not an array of numbers: {exc}"
+        ) from None
+
+
+def _as_matrix(value: Any, rows: int, kind: str) -> _Array:
+    array = _as_array(value, kind)
+    if array.ndim != 2 or array.shape[0] != rows or array.shape[1] == 0:
+        raise ValueError(
+            f"the embedding model ({kind}) returned shape {array.shape} for {rows} text(s); "
+            f"expected ({rows}, d) with d >= 1"
+        )
+    return array
+
+
+def _as_vector(value: Any, kind: str) -> _Array:
+    array = _as_array(value, kind)
+    if array.ndim == 2 and array.shape[0] == 1:
+        array = array[0]
+    if array.ndim != 1 or array.shape[0] == 0:
+        raise ValueError(f"the embedding model ({kind}) returned shape {array.shape} for the query; expected (d,)")
+    return array

@@ -1,0 +1,99 @@
+#include "checker/config.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace sc::checker {
+namespace {
+
+std::string repr(double value) {
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+double* weight_slot(Weights& weights, std::string_view name) noexcept {
+  if (name == "coverage") return &weights.coverage;
+  if (name == "relevance") return &weights.relevance;
+  if (name == "density") return &weights.density;
+  if (name == "count") return &weights.count;
+  if (name == "recency") return &weights.recency;
+  return nullptr;
+}
+
+void check_weight(std::string_view name, double value) {
+  if (!std::isfinite(value) || value < 0.0) {
+    throw std::invalid_argument("weights['" + std::string(name) +
+                                "'] must be a finite number >= 0; got " + repr(value));
+  }
+}
+
+}  // namespace
+
+Scoring parse_scoring(std::string_view name) {
+  if (name == "default") return Scoring::kDefault;
+  if (name == "reference") return Scoring::kReference;
+  throw std::invalid_argument("scoring must be 'default' or 'reference'; got '" +
+                              std::string(name) + "'");
+}
+
+std::string_view scoring_name(Scoring scoring) noexcept {
+  return scoring == Scoring::kReference ? "reference" : "default";
+}
+
+Weights default_weights(Scoring scoring) noexcept {
+  if (scoring == Scoring::kReference) return Weights{0.4, 0.3, 0.2, 0.1, 0.0};
+  return Weights{0.6, 0.2, 0.1, 0.1, 0.1};
+}
+
+const std::vector<std::string_view>& signal_names() noexcept {
+  static const std::vector<std::string_view> names = {"coverage", "relevance", "density", "count",
+                                                      "recency"};
+  return names;
+}
+
+void apply_weights(Weights& weights, const std::vector<std::pair<std::string, double>>& overrides) {
+  for (const auto& [name, value] : overrides) {
+    double* slot = weight_slot(weights, name);
+    if (slot == nullptr) {
+      throw std::invalid_argument("unknown weight name '" + name +
+                                  "'; expected coverage, relevance, density, count or recency");
+    }
+    check_weight(name, value);
+    *slot = value;
+  }
+}
+
+void check_min_contexts(long long value) {
+  if (value < 1) {
+    throw std::invalid_argument("min_contexts must be >= 1; got " + std::to_string(value));
+  }
+}
+
+void check_recency_days(double value) {
+  if (!std::isfinite(value) || value <= 0.0) {
+    throw std::invalid_argument("recency_days must be a finite number > 0; got " + repr(value));
+  }
+}
+
+void validate(const CheckerConfig& config) {
+  const double s = config.sufficient;
+  const double p = config.partial;
+  if (!(0.0 <= p && p <= s && s <= 1.0)) {
+    throw std::invalid_argument("thresholds must satisfy 0 <= partial <= sufficient <= 1; got (" +
+                                repr(s) + ", " + repr(p) + ") as (sufficient, partial)");
+  }
+  check_min_contexts(config.min_contexts);
+  check_recency_days(config.recency_days);
+  const Weights& w = config.weights;
+  check_weight("coverage", w.coverage);
+  check_weight("relevance", w.relevance);
+  check_weight("density", w.density);
+  check_weight("count", w.count);
+  check_weight("recency", w.recency);
+}
+
+}  // namespace sc::checker

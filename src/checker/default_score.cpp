@@ -1,0 +1,374 @@
+#include "checker/default_score.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "checker/coverage.hpp"
+#include "checker/edit_distance.hpp"
+#include "checker/embedding_relevance.hpp"
+#include "checker/explain.hpp"
+#include "checker/ngram.hpp"
+#include "checker/query_terms.hpp"
+#include "checker/scanner.hpp"
+#include "checker/signals.hpp"
+#include "checker/vocabulary.hpp"
+#include "text/tokenizer.hpp"
+
+namespace sc::checker {
+namespace {
+
+// Per-thread buffers, reused by every check on the thread so a check allocates (almost) nothing.
+struct Scratch {
+  QueryAnalysis query;
+  NgramRelevance relevance;
+  CoverageSets sets;
+  std::vector<std::int32_t> slot_of_term;     // vocabulary term id -> query term index, or -1
+  std::vector<std::int32_t> group_of_prefix;  // vocabulary prefix id -> query prefix group, or -1
+  std::vector<std::uint32_t> seen;            // vocabulary term id -> epoch when seen in context
+  std::uint32_t epoch = 0;
+  std::vector<std::uint32_t> context_terms;   // distinct context term ids, in order of appearance
+  std::vector<std::uint32_t> flat_terms;      // context term ids by sentence (repeats kept)
+  std::vector<std::uint32_t> sentence_begin;  // index into flat_terms, one per sentence + end
+  std::vector<std::uint32_t> sentence_chunk;
+  std::vector<char> sentence_negated;
+  std::vector<double> weights;
+  std::vector<char> typo;
+  std::vector<std::int32_t> group;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> variants;  // (context term id, query index)
+  std::vector<double> cov;
+  std::vector<double> scov;
+};
+
+// Marks the query's terms and prefixes in the scratch maps for one check and unmarks them after,
+// even on an exception, so the maps are all -1 between checks (no per-check clearing of maps as
+// large as the vocabulary).
+class QueryMarks {
+ public:
+  QueryMarks(Scratch& s, const Vocabulary& vocabulary) : s_(s) {
+    if (s_.slot_of_term.size() < vocabulary.term_count()) {
+      s_.slot_of_term.resize(vocabulary.term_count(), -1);
+    }
+    if (s_.group_of_prefix.size() < vocabulary.prefix_count()) {
+      s_.group_of_prefix.resize(vocabulary.prefix_count(), -1);
+    }
+  }
+  QueryMarks(const QueryMarks&) = delete;
+  QueryMarks& operator=(const QueryMarks&) = delete;
+  ~QueryMarks() {
+    for (const QueryTerm& term : s_.query.terms) {
+      s_.slot_of_term[term.term] = -1;
+      if (term.prefix != kNoTerm) s_.group_of_prefix[term.prefix] = -1;
+    }
+  }
+
+ private:
+  Scratch& s_;
+};
+
+Scratch& thread_scratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
+bool seen_in_context(const Scratch& s, std::uint32_t term) noexcept {
+  return term < s.seen.size() && s.seen[term] == s.epoch;
+}
+
+// x ** y as Python computes it for floats: the C library's pow. The exponent goes through a
+// volatile so the compiler cannot turn pow(x, 2.0) into x * x, which differs from libm's pow in
+// the last bit for some x.
+double python_pow(double x, double y) noexcept {
+  const volatile double exponent = y;
+  return std::pow(x, exponent);
+}
+
+// The first index of the largest value (Python's max(range(n), key=values.__getitem__)).
+std::size_t first_argmax(const std::vector<double>& values) noexcept {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < values.size(); ++i) {
+    if (values[i] > values[best]) best = i;
+  }
+  return best;
+}
+
+}  // namespace
+
+CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
+                          const TermStatistics& statistics) {
+  CheckResult result;
+  const std::size_t n = input.contents.size();
+  const long long min_contexts = input.min_contexts.value_or(config.min_contexts);
+  const double recency_days = input.recency_days.value_or(config.recency_days);
+  if (n == 0) {
+    result.missing_aspects.emplace_back(explain::kNoContext);
+    return result;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (input.contents[i].size() >= std::numeric_limits<std::uint32_t>::max()) {
+      throw std::invalid_argument("contents[" + std::to_string(i) +
+                                  "] is too long: chunks must be shorter than 4 GiB");
+    }
+  }
+
+  Scratch& s = thread_scratch();
+  Vocabulary& vocabulary = thread_vocabulary();
+
+  // --- query terms, and where each query term and prefix sits
+  QueryAnalysis& q = s.query;
+  analyze_query(input.query, vocabulary, statistics, q);
+  const std::size_t n_terms = q.terms.size();
+  const QueryMarks marks(s, vocabulary);
+  s.group.assign(n_terms, -1);
+  s.weights.resize(n_terms);
+  std::int32_t groups = 0;
+  for (std::size_t t = 0; t < n_terms; ++t) {
+    const QueryTerm& term = q.terms[t];
+    s.slot_of_term[term.term] = static_cast<std::int32_t>(t);
+    s.weights[t] = term.weight;
+    if (term.prefix != kNoTerm) {
+      if (s.group_of_prefix[term.prefix] < 0) s.group_of_prefix[term.prefix] = groups++;
+      s.group[t] = s.group_of_prefix[term.prefix];
+    }
+  }
+  const bool use_embeddings = input.query_embedding != nullptr && input.chunk_embeddings != nullptr;
+  const bool lexical = !use_embeddings;
+  if (lexical) s.relevance.set_query(q.ngram_words, kRelevanceScale);
+  const bool ngrams = lexical && !s.relevance.empty();
+
+  // Typo flags are known only after the scan; the sets are configured now and updated later.
+  s.typo.assign(n_terms, 0);
+  s.sets.reset(s.weights, q.total_weight, s.typo, s.group);
+
+  // --- one pass over every chunk: sentences, tokens, term sets, n-gram relevance
+  if (++s.epoch == 0) {  // wrapped: old stamps could collide
+    std::fill(s.seen.begin(), s.seen.end(), 0);
+    s.epoch = 1;
+  }
+  s.context_terms.clear();
+  s.flat_terms.clear();
+  s.sentence_begin.clear();
+  s.sentence_chunk.clear();
+  s.sentence_negated.clear();
+  std::size_t n_tokens = 0;
+  std::size_t n_content = 0;
+  for (std::size_t c = 0; c < n; ++c) s.sets.add_set();  // sets 0..n-1: the chunks
+  // Sentence state; sets n, n+1, ...: the sentences in order.
+  std::size_t set = 0;
+  bool negated = false;
+  bool score_sentence = false;
+  const auto begin_sentence = [&](std::size_t chunk) {
+    set = s.sets.add_set();
+    s.sentence_begin.push_back(static_cast<std::uint32_t>(s.flat_terms.size()));
+    s.sentence_chunk.push_back(static_cast<std::uint32_t>(chunk));
+    negated = false;
+    score_sentence = ngrams && !s.relevance.saturated();
+    if (score_sentence) s.relevance.begin_sentence();
+  };
+  const auto end_sentence = [&]() {
+    s.sentence_negated.push_back(negated ? 1 : 0);
+    if (score_sentence) s.relevance.end_sentence();
+  };
+  const auto on_token = [&](const text::Token& token) {
+    ++n_tokens;
+    const WordInfo& info = vocabulary.lookup(token);
+    negated |= info.negation;
+    if (info.term == kNoTerm) return;
+    ++n_content;
+    if (score_sentence) s.relevance.add_word(info.folded);
+    const std::uint32_t term = info.term;
+    s.flat_terms.push_back(term);
+    if (term >= s.seen.size()) s.seen.resize(term + 1024, 0);
+    if (s.seen[term] != s.epoch) {
+      s.seen[term] = s.epoch;
+      s.context_terms.push_back(term);
+    }
+    if (term < s.slot_of_term.size() && s.slot_of_term[term] >= 0) {
+      s.sets.set_exact(set, static_cast<std::size_t>(s.slot_of_term[term]));
+    }
+    if (info.prefix < s.group_of_prefix.size() && s.group_of_prefix[info.prefix] >= 0) {
+      s.sets.set_prefix(set, static_cast<std::size_t>(s.group_of_prefix[info.prefix]));
+    }
+  };
+  for (std::size_t c = 0; c < n; ++c) {
+    begin_sentence(c);
+    const std::size_t sentences = scan_chunk(input.contents[c], on_token, [&]() {
+      end_sentence();
+      begin_sentence(c);
+    });
+    if (sentences == 0) {  // a blank chunk: the provisional sentence holds nothing, drop it
+      s.sets.pop_set();
+      s.sentence_begin.pop_back();
+      s.sentence_chunk.pop_back();
+      if (score_sentence) s.relevance.discard_sentence();
+    } else {
+      end_sentence();
+    }
+  }
+  const double relevance_raw = ngrams ? s.relevance.best() : 0.0;
+  const std::size_t n_sentences = s.sentence_chunk.size();
+  s.sentence_begin.push_back(static_cast<std::uint32_t>(s.flat_terms.size()));
+
+  // --- rare query words absent from the context: their one-edit variants in the context
+  s.variants.clear();
+  for (std::size_t t = 0; t < n_terms; ++t) {
+    const QueryTerm& term = q.terms[t];
+    if (term.kind != text::TokenKind::Word || term.length < kTypoMinLength ||
+        seen_in_context(s, term.term) || !(term.zipf < kTypoMaxZipf)) {
+      continue;
+    }
+    const std::string_view word = vocabulary.term(term.term);
+    for (const std::uint32_t other : s.context_terms) {
+      if (one_edit_apart(word, vocabulary.term(other))) {
+        s.variants.emplace_back(other, static_cast<std::uint32_t>(t));
+        s.typo[t] = 1;
+      }
+    }
+  }
+  if (!s.variants.empty()) {
+    std::sort(s.variants.begin(), s.variants.end());
+    s.sets.set_typo_terms(s.typo);
+  }
+
+  // Sentence sets come after the n chunk sets; each chunk's set is the union of its sentences'.
+  for (std::size_t k = 0; k < n_sentences; ++k) {
+    const std::size_t set = n + k;
+    if (!s.variants.empty()) {
+      for (std::uint32_t i = s.sentence_begin[k]; i < s.sentence_begin[k + 1]; ++i) {
+        const std::uint32_t id = s.flat_terms[i];
+        auto it = std::lower_bound(s.variants.begin(), s.variants.end(),
+                                   std::make_pair(id, std::uint32_t{0}));
+        for (; it != s.variants.end() && it->first == id; ++it) s.sets.set_typo(set, it->second);
+      }
+    }
+    s.sets.merge(s.sentence_chunk[k], set);
+  }
+
+  // --- coverage = (.35 document coverage + .65 relation) x polarity, squared
+  double doc_cov = 1.0;
+  double relation = 1.0;
+  double coverage = 1.0;
+  bool polarity_ok = true;
+  if (q.total_weight > 0.0) {
+    std::vector<double>& cov = s.cov;
+    cov.resize(n);
+    for (std::size_t c = 0; c < n; ++c) cov[c] = s.sets.coverage(c);
+    const std::size_t best_chunk = first_argmax(cov);
+    doc_cov = cov[best_chunk];
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j != best_chunk) doc_cov = std::max(doc_cov, s.sets.coverage(best_chunk, j));
+    }
+    if (n_sentences > 0) {
+      std::vector<double>& scov = s.scov;
+      scov.resize(n_sentences);
+      for (std::size_t k = 0; k < n_sentences; ++k) scov[k] = s.sets.coverage(n + k);
+      const std::size_t best = first_argmax(scov);
+      relation = scov[best];
+      for (std::size_t m = 0; m < n_sentences; ++m) {
+        if (s.sentence_chunk[m] != s.sentence_chunk[best]) {
+          relation = std::max(relation, s.sets.coverage(n + best, n + m));
+        }
+      }
+      polarity_ok = q.negated == (s.sentence_negated[best] != 0);
+    } else {
+      relation = 0.0;
+      polarity_ok = !q.negated;
+    }
+    double polarity = 1.0;
+    if (!polarity_ok) polarity = q.negated ? kNegationFactor : kReverseNegationFactor;
+    const double combined = (kDocShare * doc_cov + (1.0 - kDocShare) * relation) * polarity;
+    coverage = python_pow(combined, kCoveragePower);
+  }
+
+  // --- relevance
+  double relevance = 0.0;
+  if (use_embeddings) {
+    const double best =
+        max_cosine_engine(input.query_embedding, input.chunk_embeddings, n, input.dim);
+    relevance = std::min(1.0, std::max(0.0, best));
+    result.relevance_source = RelevanceSource::kEmbedding;
+  } else {
+    relevance = ngrams ? std::min(1.0, relevance_raw / kRelevanceScale) : 0.0;
+    result.relevance_source = RelevanceSource::kLexical;
+  }
+
+  // --- density, count, recency, score
+  const double density = density_signal(n_content, n_tokens, input.temperatures, n);
+  const double count = count_signal(n, min_contexts);
+  std::optional<double> recency;
+  if (input.timestamps != nullptr) {
+    recency =
+        recency_signal(input.timestamps, n, input.now ? *input.now : now_seconds(), recency_days);
+  }
+  const Weights& w = config.weights;
+  double wsum = w.coverage + w.relevance + w.density + w.count;
+  double weighted =
+      w.coverage * coverage + w.relevance * relevance + w.density * density + w.count * count;
+  if (recency) {
+    wsum += w.recency;
+    weighted += w.recency * *recency;
+  }
+  result.score = wsum > 0.0 ? python_pow(weighted / wsum, kScoreExponent) : 0.0;
+  result.level = level_of(result.score, config.sufficient, config.partial);
+  result.signals = Signals{coverage, relevance, density, count, recency ? *recency : NAN};
+  result.doc_coverage = doc_cov;
+  result.relation = relation;
+  result.polarity_ok = polarity_ok;
+
+  // --- explanations
+  for (const QueryTerm& term : q.terms) {
+    const bool found = seen_in_context(s, term.term);
+    (found ? result.covered_terms : result.missing_terms).emplace_back(term.surface);
+  }
+  for (std::size_t t = 0; t < n_terms; ++t) {
+    const QueryTerm& term = q.terms[t];
+    if (seen_in_context(s, term.term)) continue;
+    std::string_view prefix = "Query term '";
+    std::string_view suffix = "' not found in context";
+    if (term.kind == text::TokenKind::Number) {
+      prefix = "Number '";
+      suffix = "' from the query not found in context";
+    } else if (term.kind == text::TokenKind::Identifier) {
+      prefix = "Identifier '";
+      suffix = "' from the query not found in context";
+    } else if (s.typo[t]) {
+      suffix = "' only matched as a spelling variant in context";
+    } else if (s.group[t] >= 0) {
+      bool partly = false;
+      for (std::size_t c = 0; c < n && !partly; ++c) {
+        partly = s.sets.has_prefix_group(c, static_cast<std::size_t>(s.group[t]));
+      }
+      if (partly) suffix = "' only partly matched in context";
+    }
+    result.missing_aspects.push_back(explain::quoted(prefix, term.surface, suffix));
+  }
+  if (q.total_weight > 0.0 && relation < 0.5) {
+    result.missing_aspects.emplace_back(explain::kNotTogether);
+  }
+  if (!polarity_ok) {
+    result.missing_aspects.emplace_back(q.negated ? explain::kQueryNegated
+                                                  : explain::kEvidenceNegated);
+  }
+  if (density < 0.5) result.missing_aspects.emplace_back(explain::kThinContext);
+  if (count < 1.0) result.missing_aspects.push_back(explain::too_few_contexts(n, min_contexts));
+  if (doc_cov > 0.7) {
+    result.confidence_factors.push_back("Good keyword coverage (" + explain::percent(doc_cov) +
+                                        ")");
+  }
+  if (q.total_weight > 0.0 && relation > 0.7) {
+    result.confidence_factors.push_back("Query terms found together in one passage (" +
+                                        explain::percent(relation) + ")");
+  }
+  if (relevance > 0.7) {
+    result.confidence_factors.push_back(
+        std::string(use_embeddings ? "High semantic relevance (" : "High lexical relevance (") +
+        explain::percent(relevance) + ")");
+  }
+  return result;
+}
+
+}  // namespace sc::checker

@@ -1,0 +1,56 @@
+/// @brief parallel_for over indices on a few std::threads; worker errors rethrown by the caller.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace sc::checker {
+
+/// Calls fn(i) for every i in [0, n) on min(threads, n) threads (threads == 0: the hardware
+/// concurrency), the calling thread being one of them. Items are handed out one at a time, so
+/// uneven items balance. Workers never throw: the error of the lowest failing index is kept, the
+/// remaining items are skipped, and it is rethrown here once every thread has joined.
+template <class Fn>
+void parallel_for(std::size_t n, std::size_t threads, Fn&& fn) {
+  if (n == 0) return;
+  if (threads == 0) threads = std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  threads = std::min(threads, n);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  std::size_t error_index = n;
+  auto work = [&]() noexcept {
+    while (!failed.load(std::memory_order_relaxed)) {
+      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= n) return;
+      try {
+        fn(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (i < error_index) {
+          error_index = i;
+          error = std::current_exception();
+        }
+        failed.store(true, std::memory_order_relaxed);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  try {
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  } catch (...) {
+    // A thread could not start: the running ones and this thread do the work.
+  }
+  work();
+  for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace sc::checker

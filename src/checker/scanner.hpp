@@ -1,0 +1,220 @@
+/// @brief One pass over a chunk: the text engine's tokens and the spec's sentence breaks, together.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "checker/python_str.hpp"
+#include "text/tokenizer.hpp"
+#include "text/utf8.hpp"
+
+namespace sc::checker {
+
+namespace scan_detail {
+
+enum : std::uint8_t {
+  kSep = 0,       // ASCII separator
+  kLetter = 1,    // A-Z a-z
+  kDigit = 2,     // 0-9
+  kUnder = 3,     // _
+  kApos = 4,      // '
+  kNumPunct = 5,  // . ,
+  kHigh = 6,      // byte >= 0x80: decode
+};
+
+constexpr std::array<std::uint8_t, 256> make_classes() {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    std::uint8_t cls = kSep;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) cls = kLetter;
+    if (c >= '0' && c <= '9') cls = kDigit;
+    if (c == '_') cls = kUnder;
+    if (c == '\'') cls = kApos;
+    if (c == '.' || c == ',') cls = kNumPunct;
+    if (c >= 0x80) cls = kHigh;
+    t[static_cast<std::size_t>(c)] = cls;
+  }
+  return t;
+}
+inline constexpr std::array<std::uint8_t, 256> kClass = make_classes();
+
+// Length in bytes of the closing quote or bracket at pos (" ' ) ] U+201D U+2019), 0 if none.
+inline std::size_t closer_at(std::string_view s, std::size_t pos) noexcept {
+  const char c = s[pos];
+  if (c == '"' || c == '\'' || c == ')' || c == ']') return 1;
+  if (static_cast<unsigned char>(c) == 0xE2 && pos + 2 < s.size() &&
+      static_cast<unsigned char>(s[pos + 1]) == 0x80) {
+    const auto third = static_cast<unsigned char>(s[pos + 2]);
+    if (third == 0x9D || third == 0x99) return 3;
+  }
+  return 0;
+}
+
+// Length in bytes of the Python-whitespace code point at pos, 0 if none.
+inline std::size_t space_at(std::string_view s, std::size_t pos) noexcept {
+  const auto byte = static_cast<unsigned char>(s[pos]);
+  if (byte < 0x80) return pystr::is_space(byte) ? 1 : 0;
+  const text::CodePoint cp = text::decode_utf8(s, pos);
+  return cp.valid && pystr::is_space(cp.value) ? cp.length : 0;
+}
+
+// If a sentence break (closers, then at least one whitespace) follows the [.!?] at pos - 1,
+// returns the end of its whitespace; otherwise returns 0.
+inline std::size_t break_end(std::string_view s, std::size_t pos) noexcept {
+  std::size_t next = pos;
+  while (next < s.size()) {
+    const std::size_t len = closer_at(s, next);
+    if (len == 0) break;
+    next += len;
+  }
+  std::size_t end = next;
+  while (end < s.size()) {
+    const std::size_t len = space_at(s, end);
+    if (len == 0) break;
+    end += len;
+  }
+  return end == next ? 0 : end;
+}
+
+bool has_non_space(std::string_view s) noexcept;
+
+// The ASCII token starting at `start` (an ASCII letter or digit), as text::next_token finds it.
+// Returns false when a non-ASCII byte could take part in the token: the caller then asks
+// text::next_token.
+inline bool ascii_token(std::string_view s, std::size_t start, std::size_t& end,
+                        text::TokenKind& kind) noexcept {
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t size = s.size();
+  std::size_t pos = start;
+  unsigned flags = 0;  // 1 letter, 2 digit, 8 underscore
+  std::uint8_t last = kSep;
+  while (pos < size) {
+    const std::uint8_t c = kClass[b[pos]];
+    if (c == kLetter || c == kDigit) {
+      flags |= c;
+      last = c;
+      ++pos;
+      continue;
+    }
+    if (c == kHigh) return false;
+    std::size_t next = pos + 1;
+    if (c == kUnder) {
+      while (next < size && b[next] == '_') ++next;
+      if (next >= size) break;
+      const std::uint8_t after = kClass[b[next]];
+      if (after == kHigh) return false;
+      if (after != kLetter && after != kDigit) break;
+      flags |= 8;
+      pos = next;
+      continue;
+    }
+    if (c == kApos && last == kLetter) {
+      if (next >= size) break;
+      const std::uint8_t after = kClass[b[next]];
+      if (after == kHigh) return false;
+      if (after != kLetter) break;
+      pos = next;
+      continue;
+    }
+    if (c == kNumPunct && last == kDigit) {
+      if (next < size && kClass[b[next]] == kDigit) {
+        pos = next;
+        continue;
+      }
+    }
+    break;
+  }
+  end = pos;
+  const bool letter = (flags & 1) != 0;
+  const bool digit = (flags & 2) != 0;
+  const bool under = (flags & 8) != 0;
+  kind = text::TokenKind::Identifier;
+  if (letter && !digit && !under) kind = text::TokenKind::Word;
+  if (!letter && !under) kind = text::TokenKind::Number;
+  return true;
+}
+
+}  // namespace scan_detail
+
+/// Walks `text` once, calling on_token(const text::Token&) for every token exactly as
+/// text::for_each_token finds it, and on_break() between sentences exactly where the spec's
+///   [s for s in re.split(r"(?<=[.!?])[\"')\]\u201d\u2019]*\s+", text) if s.strip()]
+/// separates them (see split_sentences). Returns the number of sentences: on_break() is called
+/// (sentences - 1) times; with 0 sentences (a blank text) it is never called. Tokens never span
+/// a break, so every token belongs to the sentence the last on_break() started.
+template <class OnToken, class OnBreak>
+std::size_t scan_chunk(std::string_view text, OnToken&& on_token, OnBreak&& on_break) {
+  using namespace scan_detail;
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t size = text.size();
+  std::size_t pos = 0;
+  std::size_t breaks = 0;
+  std::size_t last_break_end = 0;
+  bool any_token = false;
+  text::Token token{};
+  // A break is reported when the next sentence turns out to exist: the piece after the last
+  // break is a sentence only if it is not empty (it then starts with a non-space).
+  bool pending_break = false;
+  while (pos < size) {
+    const unsigned char byte = b[pos];
+    const std::uint8_t c = kClass[byte];
+    if (c == kLetter || c == kDigit) {
+      std::size_t end = 0;
+      text::TokenKind kind{};
+      if (ascii_token(text, pos, end, kind)) {
+        token = text::Token{text.substr(pos, end - pos), pos, kind};
+        pos = end;
+      } else {
+        text::next_token(text, pos, token);
+      }
+      if (pending_break) {
+        on_break();
+        pending_break = false;
+      }
+      any_token = true;
+      on_token(static_cast<const text::Token&>(token));
+      continue;
+    }
+    if (c == kHigh) {
+      const text::CodePoint cp = text::decode_utf8(text, pos);
+      const text::CharClass cls = cp.valid ? text::classify(cp.value) : text::CharClass::Separator;
+      if (cls == text::CharClass::Letter || cls == text::CharClass::Ideograph) {
+        text::next_token(text, pos, token);
+        if (pending_break) {
+          on_break();
+          pending_break = false;
+        }
+        any_token = true;
+        on_token(static_cast<const text::Token&>(token));
+        continue;
+      }
+      pos += cp.length;
+      continue;
+    }
+    if (byte == '.' || byte == '!' || byte == '?') {
+      const std::size_t end = break_end(text, pos + 1);
+      if (end != 0) {
+        // The piece before is a sentence: it holds this [.!?]. Report the break once something
+        // follows it.
+        if (pending_break) on_break();  // the previous piece ended with a break too
+        pending_break = true;
+        ++breaks;
+        last_break_end = end;
+        pos = end;
+        continue;
+      }
+    }
+    ++pos;
+  }
+  if (breaks == 0) return any_token || has_non_space(text) ? 1 : 0;
+  // Pieces: breaks + 1; the last one counts only when it is not empty.
+  if (last_break_end < size) {
+    if (pending_break) on_break();
+    return breaks + 1;
+  }
+  return breaks;
+}
+
+}  // namespace sc::checker

@@ -1,0 +1,105 @@
+#include "checker/term_statistics.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "checker/vocabulary.hpp"
+#include "text/tokenizer.hpp"
+
+namespace sc::checker {
+
+void TermStatistics::set(std::string_view term, double zipf) {
+  const std::uint32_t id = terms_.intern(term);
+  if (id == zipf_.size()) {
+    zipf_.push_back(zipf);
+  } else {
+    zipf_[id] = zipf;
+  }
+}
+
+TermStatistics TermStatistics::from_tsv(std::string_view tsv) {
+  TermStatistics stats;
+  std::size_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos < tsv.size()) {
+    std::size_t end = tsv.find('\n', pos);
+    if (end == std::string_view::npos) end = tsv.size();
+    std::string_view line = tsv.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || line.front() == '#') continue;
+    const std::size_t tab = line.find('\t');
+    if (tab == std::string_view::npos || tab == 0) {
+      throw std::invalid_argument("term statistics line " + std::to_string(line_no) +
+                                  ": expected 'term<TAB>zipf'; got '" + std::string(line) + "'");
+    }
+    std::string_view value = line.substr(tab + 1);
+    const std::size_t next_tab = value.find('\t');
+    if (next_tab != std::string_view::npos) value = value.substr(0, next_tab);
+    double zipf = 0.0;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), zipf);
+    if (ec != std::errc() || ptr != value.data() + value.size() || !std::isfinite(zipf)) {
+      throw std::invalid_argument("term statistics line " + std::to_string(line_no) +
+                                  ": zipf must be a finite number; got '" + std::string(value) +
+                                  "'");
+    }
+    stats.set(line.substr(0, tab), zipf);
+  }
+  return stats;
+}
+
+TermStatistics TermStatistics::from_pairs(
+    const std::vector<std::pair<std::string, double>>& pairs) {
+  TermStatistics stats;
+  for (const auto& [term, zipf] : pairs) {
+    if (term.empty()) throw std::invalid_argument("term statistics: empty term");
+    if (!std::isfinite(zipf)) {
+      throw std::invalid_argument("term statistics: zipf of '" + term + "' must be finite; got " +
+                                  std::to_string(zipf));
+    }
+    stats.set(term, zipf);
+  }
+  return stats;
+}
+
+TermStatistics TermStatistics::from_texts(const std::vector<std::string_view>& texts) {
+  Vocabulary vocabulary;
+  std::vector<double> counts;  // by vocabulary term id
+  std::vector<std::uint32_t> order;
+  double words = 0.0;
+  for (const std::string_view text : texts) {
+    text::for_each_token(text, [&](const text::Token& token) {
+      const WordInfo info = vocabulary.lookup(token);
+      if (info.kind != text::TokenKind::Word) return;
+      words += 1.0;
+      if (info.term == kNoTerm) return;
+      if (info.term >= counts.size()) counts.resize(info.term + 1, 0.0);
+      if (counts[info.term] == 0.0) order.push_back(info.term);
+      counts[info.term] += 1.0;
+    });
+  }
+  TermStatistics stats;
+  for (const std::uint32_t id : order) {
+    stats.set(vocabulary.term(id), std::log10(counts[id] * 1e9 / words));
+  }
+  return stats;
+}
+
+std::optional<double> TermStatistics::zipf(std::string_view term) const noexcept {
+  const auto id = terms_.find(term);
+  if (!id) return std::nullopt;
+  return zipf_[*id];
+}
+
+std::vector<std::pair<std::string, double>> TermStatistics::items() const {
+  std::vector<std::pair<std::string, double>> out;
+  out.reserve(zipf_.size());
+  for (std::uint32_t id = 0; id < zipf_.size(); ++id) {
+    out.emplace_back(std::string(terms_.terms()[id]), zipf_[id]);
+  }
+  return out;
+}
+
+}  // namespace sc::checker

@@ -1,0 +1,141 @@
+/// @brief Vocabulary: memo of token -> analyzed word (term, 5-prefix, negation), one per thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "text/interner.hpp"
+#include "text/tokenizer.hpp"
+
+namespace sc::checker {
+
+inline constexpr std::uint32_t kNoTerm = 0xFFFFFFFFu;
+inline constexpr std::size_t kPrefixLength = 5;  // code points compared by prefix matching
+
+/// What the default scoring needs to know about one token (python/sufficient_context/
+/// _reference_checker.py, `tokenize`): its folded surface, its term (none for a stop word), the
+/// term's first five code points, whether it is a negation cue.
+struct WordInfo {
+  std::uint32_t term = kNoTerm;    ///< id in the vocabulary's terms; kNoTerm for a stop word
+  std::uint32_t prefix = kNoTerm;  ///< id of the term's first 5 code points (terms of >= 5)
+  std::uint32_t term_length = 0;   ///< the term's length in code points
+  std::uint32_t id = 0;            ///< index of this spelling in the vocabulary
+  text::TokenKind kind = text::TokenKind::Word;
+  bool negation = false;  ///< a word: not/no/never/nor/none/neither/cannot/without, or ends in n't
+  std::string_view folded;  ///< the token case-folded (U+2019 -> '), viewing the vocabulary's arena
+};
+
+/// Analyzes each distinct token once: case folding, English stop words, Porter2 stems for words,
+/// commas dropped from numbers, identifiers as folded. Later lookups of the same token bytes cost
+/// one hash probe. Terms and prefixes get dense ids, so term sets become integer sets. Not
+/// thread-safe: each thread uses its own (see thread_vocabulary()).
+class Vocabulary {
+  // A spelling and its analysis side by side: a hit reads one entry.
+  struct Entry {
+    std::string_view spelling;  // viewing raw_'s arena
+    WordInfo info;
+  };
+
+ public:
+  /// The analysis of `token` (a token of the text engine's tokenizer). The reference stays
+  /// valid until the next lookup() or clear().
+  const WordInfo& lookup(const text::Token& token) {
+    const std::uint64_t hash = hash_bytes(token.text);
+    const auto tag = static_cast<std::uint32_t>(hash >> 32);
+    if (!slots_.empty()) {
+      const std::size_t mask = slots_.size() - 1;
+      for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+        const Slot& s = slots_[slot];
+        if (s.index == 0) break;
+        if (s.tag == tag) {
+          const Entry& e = entries_[s.index - 1];
+          if (same_bytes(e.spelling, token.text)) return e.info;
+        }
+      }
+    }
+    return insert(token, hash);
+  }
+
+  /// The id of `term` among the terms, adding it when new.
+  std::uint32_t intern_term(std::string_view term) { return terms_.intern(term); }
+  std::string_view term(std::uint32_t id) const { return terms_.terms()[id]; }
+  std::size_t term_count() const noexcept { return terms_.size(); }
+  std::size_t prefix_count() const noexcept { return prefixes_.size(); }
+  /// Distinct token spellings analyzed so far.
+  std::size_t size() const noexcept { return entries_.size(); }
+
+  /// Forgets everything (ids handed out become invalid).
+  void clear() noexcept;
+
+  /// A 64-bit hash of a byte string (multiply-xorshift over 8-byte words).
+  static std::uint64_t hash_bytes(std::string_view s) noexcept {
+    constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
+    std::uint64_t h = (s.size() + 1) * kMul;
+    const char* p = s.data();
+    std::size_t left = s.size();
+    while (left >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, 8);
+      h = (h ^ word) * kMul;
+      h ^= h >> 29;
+      p += 8;
+      left -= 8;
+    }
+    std::uint64_t word = 0;
+    for (std::size_t i = 0; i < left; ++i) {
+      word |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+    }
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+    return h * 0xBF58476D1CE4E5B9ULL;
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t tag = 0;    // high hash bits
+    std::uint32_t index = 0;  // spelling index + 1; 0 = empty
+  };
+
+  static bool same_bytes(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    std::size_t i = 0;
+    for (; i + 8 <= a.size(); i += 8) {
+      std::uint64_t x;
+      std::uint64_t y;
+      std::memcpy(&x, a.data() + i, 8);
+      std::memcpy(&y, b.data() + i, 8);
+      if (x != y) return false;
+    }
+    for (; i < a.size(); ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
+
+  const WordInfo& insert(const text::Token& token, std::uint64_t hash);
+  WordInfo analyze(const text::Token& token);
+  void rehash(std::size_t slot_count);
+
+  std::vector<Slot> slots_;
+  std::vector<std::uint64_t> hashes_;  // by spelling index (for rehashing)
+  std::vector<Entry> entries_;         // by spelling index
+  text::TermInterner raw_;             // arena of token bytes as they appear in texts
+  text::TermInterner folded_;          // arena of folded surfaces
+  text::TermInterner terms_;           // terms (stems, numbers, identifiers)
+  text::TermInterner prefixes_;        // first 5 code points of terms
+  std::string fold_buffer_;
+  std::string stem_buffer_;
+};
+
+/// Whether a folded word is a negation cue.
+bool is_negation(std::string_view folded) noexcept;
+
+/// This thread's vocabulary, emptied first when it holds more than `max_tokens` spellings (so a
+/// long-running process keeps a bounded memo). Call at the start of a check, never during one.
+Vocabulary& thread_vocabulary(std::size_t max_tokens = 1u << 18);
+
+}  // namespace sc::checker

@@ -1,0 +1,112 @@
+"""SufficientContextChecker.from_config: the `sufficient_context:` section of a YAML file or a mapping."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sufficient_context.checker import SufficientContextChecker
+from sufficient_context.config import load_checker_config
+
+FULL = {
+    "enabled": False,
+    "min_contexts": 2,
+    "thresholds": {"sufficient": 0.75, "partial": 0.4},
+    "require_embeddings": False,
+    "decline_insufficient": True,
+    "weights": {"coverage": 0.7, "recency": 0.0},
+    "scoring": "reference",
+    "recency_days": 90,
+}
+
+
+def test_mapping_with_the_section_or_the_section_itself() -> None:
+    for source in ({"sufficient_context": FULL, "other_section": {"anything": 1}}, FULL):
+        checker = SufficientContextChecker.from_config(source)
+        assert checker.enabled is False
+        assert checker.min_contexts == 2
+        assert checker.thresholds == (0.75, 0.4)
+        assert checker.decline_insufficient is True
+        assert checker.weights["coverage"] == 0.7
+        assert checker.weights["recency"] == 0.0
+        assert checker.scoring == "reference"
+        assert checker.recency_days == 90.0
+
+
+def test_yaml_file(tmp_path: Path) -> None:
+    path = tmp_path / "gateway.yaml"
+    path.write_text(
+        "retrieval:\n  top_k: 5\n"
+        "sufficient_context:\n  min_contexts: 3\n  thresholds:\n    partial: 0.45\n  weights: {relevance: 0.3}\n",
+        encoding="utf-8",
+    )
+    checker = SufficientContextChecker.from_config(path)
+    assert checker.min_contexts == 3
+    assert checker.thresholds == (0.8, 0.45)
+    assert checker.weights["relevance"] == 0.3
+    assert SufficientContextChecker.from_config(str(path)).min_contexts == 3
+
+
+def test_empty_section_means_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text("sufficient_context:\n", encoding="utf-8")
+    assert load_checker_config(path) == {}
+    assert SufficientContextChecker.from_config(path).thresholds == (0.8, 0.5)
+
+
+def test_file_without_the_section(tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text("retrieval: {top_k: 5}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="has no top-level 'sufficient_context' section"):
+        SufficientContextChecker.from_config(path)
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"min_context": 2}, "unknown key 'sufficient_context.min_context'"),
+        ({"thresholds": {"sufficient": 0.8, "low": 0.1}}, "unknown key 'sufficient_context.thresholds.low'"),
+        ({"weights": {"novelty": 1.0}}, "unknown key 'sufficient_context.weights.novelty'"),
+        ({"min_contexts": 0}, r"sufficient_context.min_contexts must be an integer >= 1; got 0"),
+        ({"min_contexts": "2"}, "sufficient_context.min_contexts must be an integer"),
+        ({"min_contexts": True}, "sufficient_context.min_contexts must be an integer"),
+        ({"thresholds": {"sufficient": 0.4, "partial": 0.6}}, "0 <= partial <= sufficient <= 1"),
+        ({"thresholds": {"sufficient": "high"}}, "sufficient_context.thresholds.sufficient must be a finite number"),
+        ({"thresholds": [0.8, 0.5]}, "sufficient_context.thresholds must be a mapping"),
+        ({"weights": {"coverage": -1}}, "sufficient_context.weights.coverage must be >= 0"),
+        ({"scoring": "fancy"}, "sufficient_context.scoring must be 'default' or 'reference'"),
+        ({"recency_days": 0}, "sufficient_context.recency_days must be > 0"),
+        ({"recency_days": float("inf")}, "sufficient_context.recency_days must be a finite number"),
+        ({"enabled": "yes"}, "sufficient_context.enabled must be true or false"),
+        ({"require_embeddings": 1}, "sufficient_context.require_embeddings must be true or false"),
+        ("not a mapping", "sufficient_context must be a mapping"),
+    ],
+)
+def test_bad_keys_and_values_name_the_key(section: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SufficientContextChecker.from_config({"sufficient_context": section})
+
+
+def test_require_embeddings_without_a_model_fails_at_construction() -> None:
+    config = {"sufficient_context": {"require_embeddings": True}}
+    with pytest.raises(ValueError, match="require_embeddings=True needs an embedding_model"):
+        SufficientContextChecker.from_config(config)
+    checker = SufficientContextChecker.from_config(config, embedding_model=lambda texts: [[1.0]] * len(texts))
+    assert checker.require_embeddings
+
+
+def test_yaml_missing_gives_an_install_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text("sufficient_context: {}\n", encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "yaml", None)  # makes `import yaml` raise ImportError
+    with pytest.raises(ImportError, match="pip install pyyaml"):
+        SufficientContextChecker.from_config(path)
+    assert SufficientContextChecker.from_config({"min_contexts": 2}).min_contexts == 2  # mappings need no YAML
+
+
+def test_bad_source_type() -> None:
+    with pytest.raises(TypeError, match="source must be a path or a mapping"):
+        load_checker_config(42)  # type: ignore[arg-type]
