@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "checker/default_score.hpp"
-#include "checker/parallel.hpp"
 #include "checker/reference_score.hpp"
+#include "common/parallel_for.hpp"
 
 namespace sc::checker {
 namespace {
@@ -55,7 +55,7 @@ CheckResult SufficiencyChecker::check(const CheckInput& input) const {
 std::vector<CheckResult> SufficiencyChecker::check_batch(const std::vector<CheckInput>& inputs,
                                                          std::size_t threads) const {
   std::vector<CheckResult> results(inputs.size());
-  parallel_for(inputs.size(), threads, [&](std::size_t i) { results[i] = check(inputs[i]); });
+  sc::parallel_for(inputs.size(), threads, [&](std::size_t i) { results[i] = check(inputs[i]); });
   return results;
 }
 

@@ -7,7 +7,7 @@
 
 #include "claims/claim_analysis.hpp"
 #include "claims/claim_support.hpp"
-#include "claims/parallel_for.hpp"
+#include "common/parallel_for.hpp"
 #include "text/citations.hpp"
 #include "text/interner.hpp"
 
@@ -318,7 +318,7 @@ std::vector<AnswerResult> check_answers(const ClaimConfig& config,
                                 std::to_string(answers.size()) + " answers");
   }
   std::vector<AnswerResult> out(answers.size());
-  parallel_for(answers.size(), threads, [&](std::size_t i) {
+  sc::parallel_for(answers.size(), threads, [&](std::size_t i) {
     try {
       out[i] = check_answer(config, answers[i], chunks[i]);
     } catch (const std::invalid_argument& e) {

@@ -10,7 +10,7 @@
 #include "claims/answer_coverage.hpp"
 #include "claims/claim_config.hpp"
 #include "claims/frequency_table.hpp"
-#include "claims/parallel_for.hpp"
+#include "common/parallel_for.hpp"
 
 namespace {
 
@@ -314,12 +314,12 @@ TEST(ClaimBatch, FirstErrorIsRethrownOnTheCaller) {
   }
   // parallel_for itself: every index once, errors never escape a worker.
   std::vector<std::atomic<int>> seen(1000);
-  sc::claims::parallel_for(seen.size(), 4, [&](std::size_t i) { seen[i]++; });
+  sc::parallel_for(seen.size(), 4, [&](std::size_t i) { seen[i]++; });
   for (const auto& s : seen) EXPECT_EQ(s.load(), 1);
-  EXPECT_THROW(sc::claims::parallel_for(100, 3,
-                                        [](std::size_t i) {
-                                          if (i == 50) throw std::runtime_error("boom");
-                                        }),
+  EXPECT_THROW(sc::parallel_for(100, 3,
+                                [](std::size_t i) {
+                                  if (i == 50) throw std::runtime_error("boom");
+                                }),
                std::runtime_error);
 }
 

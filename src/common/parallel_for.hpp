@@ -1,4 +1,5 @@
-/// @brief parallel_for over indices on a few std::threads; worker errors rethrown by the caller.
+/// @brief parallel_for over indices on a few std::threads (the batch forms of the checks); worker
+/// errors rethrown by the caller.
 #pragma once
 
 #include <algorithm>
@@ -9,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace sc::checker {
+namespace sc {
 
 /// Calls fn(i) for every i in [0, n) on min(threads, n) threads (threads == 0: the hardware
 /// concurrency), the calling thread being one of them. Items are handed out one at a time, so
@@ -53,4 +54,4 @@ void parallel_for(std::size_t n, std::size_t threads, Fn&& fn) {
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace sc::checker
+}  // namespace sc
