@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "text/python_space.hpp"
 #include "text/utf8.hpp"
 
 namespace sc::checker::pystr {
@@ -41,22 +42,7 @@ bool is_word(char32_t cp) noexcept {
   return cp <= it->last;
 }
 
-bool is_space(char32_t cp) noexcept {
-  if (cp < 0x80) return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20);
-  switch (cp) {
-    case 0x85:
-    case 0xA0:
-    case 0x1680:
-    case 0x2028:
-    case 0x2029:
-    case 0x202F:
-    case 0x205F:
-    case 0x3000:
-      return true;
-    default:
-      return cp >= 0x2000 && cp <= 0x200A;
-  }
-}
+bool is_space(char32_t cp) noexcept { return text::is_python_space(cp); }
 
 std::vector<std::string> ascii_query_terms(std::string_view query,
                                            const std::vector<std::string_view>& stop_words) {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "checker/python_str.hpp"
+#include "text/python_space.hpp"
 #include "text/tokenizer.hpp"
 #include "text/utf8.hpp"
 
@@ -54,10 +55,7 @@ inline std::size_t closer_at(std::string_view s, std::size_t pos) noexcept {
 
 // Length in bytes of the Python-whitespace code point at pos, 0 if none.
 inline std::size_t space_at(std::string_view s, std::size_t pos) noexcept {
-  const auto byte = static_cast<unsigned char>(s[pos]);
-  if (byte < 0x80) return pystr::is_space(byte) ? 1 : 0;
-  const text::CodePoint cp = text::decode_utf8(s, pos);
-  return cp.valid && pystr::is_space(cp.value) ? cp.length : 0;
+  return text::python_space_at(s, pos);
 }
 
 // If a sentence break (closers, then at least one whitespace) follows the [.!?] at pos - 1,

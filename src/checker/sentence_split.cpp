@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "checker/python_str.hpp"
+#include "text/python_space.hpp"
 #include "text/utf8.hpp"
 
 namespace sc::checker {
@@ -21,12 +22,9 @@ std::size_t closer_at(std::string_view text, std::size_t pos) noexcept {
   return 0;
 }
 
-// Length in bytes of the whitespace code point at pos, 0 if it is not whitespace.
+// Length in bytes of the Python-whitespace code point at pos, 0 if none.
 std::size_t space_at(std::string_view text, std::size_t pos) noexcept {
-  const auto byte = static_cast<unsigned char>(text[pos]);
-  if (byte < 0x80) return pystr::is_space(byte) ? 1 : 0;
-  const text::CodePoint cp = text::decode_utf8(text, pos);
-  return cp.valid && pystr::is_space(cp.value) ? cp.length : 0;
+  return text::python_space_at(text, pos);
 }
 
 bool has_non_space(std::string_view text, std::size_t begin, std::size_t end) noexcept {

@@ -5,31 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include "text/python_space.hpp"
+
 namespace sc::claims {
 
-/// The byte length of the whitespace character at text[pos] as Python's str.isspace() sees it
-/// (ASCII \t \n \v \f \r, \x1c-\x1f and space; U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028,
-/// U+2029, U+202F, U+205F, U+3000), or 0 when it is something else.
-inline std::size_t python_space_at(std::string_view text, std::size_t pos) noexcept {
-  const auto b0 = static_cast<unsigned char>(text[pos]);
-  if (b0 < 0x80) {
-    return (b0 == 0x20 || (b0 >= 0x09 && b0 <= 0x0D) || (b0 >= 0x1C && b0 <= 0x1F)) ? 1 : 0;
-  }
-  const std::size_t left = text.size() - pos;
-  const auto at = [&](std::size_t i) { return static_cast<unsigned char>(text[pos + i]); };
-  if (b0 == 0xC2 && left >= 2) return (at(1) == 0x85 || at(1) == 0xA0) ? 2 : 0;
-  if (left < 3) return 0;
-  if (b0 == 0xE1) return (at(1) == 0x9A && at(2) == 0x80) ? 3 : 0;
-  if (b0 == 0xE2) {
-    if (at(1) == 0x80) {
-      const unsigned char b2 = at(2);
-      return ((b2 >= 0x80 && b2 <= 0x8A) || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF) ? 3 : 0;
-    }
-    return (at(1) == 0x81 && at(2) == 0x9F) ? 3 : 0;
-  }
-  if (b0 == 0xE3) return (at(1) == 0x80 && at(2) == 0x80) ? 3 : 0;
-  return 0;
-}
+using text::python_space_at;
 
 /// Python's str.lower() of one word into `out` (cleared first), as far as the package's simple case
 /// folding (text/casefold.hpp) reaches: ASCII by a byte loop; capitals of Latin, Greek, Cyrillic

@@ -4,6 +4,7 @@
 
 #include "text/casefold.hpp"
 #include "text/citations.hpp"
+#include "text/python_space.hpp"
 #include "text/tokenizer.hpp"
 #include "text/utf8.hpp"
 
@@ -51,24 +52,6 @@ bool is_ascii_alpha(unsigned char c) noexcept {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 bool is_ascii_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
-
-/// Exactly Python's str.isspace(), so spans trimmed here are trimmed there too.
-bool is_white(char32_t cp) noexcept {
-  if (cp <= 0x20) return cp == 0x20 || (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x1F);
-  switch (cp) {
-    case 0x85:
-    case 0xA0:
-    case 0x1680:
-    case 0x2028:
-    case 0x2029:
-    case 0x202F:
-    case 0x205F:
-    case 0x3000:
-      return true;
-    default:
-      return cp >= 0x2000 && cp <= 0x200A;
-  }
-}
 
 /// Terminal punctuation that needs whitespace after it to end a sentence.
 bool is_western_terminal(char32_t cp) noexcept {
@@ -285,7 +268,7 @@ class Scanner {
   std::size_t skip_hspace(std::size_t p) const noexcept {
     while (p < n_ && line_break_at(t_, p).length == 0) {
       const CodePoint cp = at(p);
-      if (!is_white(cp.value) || !cp.valid) break;
+      if (!is_python_space(cp.value) || !cp.valid) break;
       p += cp.length;
     }
     return p;
@@ -296,7 +279,7 @@ class Scanner {
     crossed_line = false;
     while (p < n_) {
       const CodePoint cp = at(p);
-      if (!is_white(cp.value) || !cp.valid) break;
+      if (!is_python_space(cp.value) || !cp.valid) break;
       crossed_line = crossed_line || line_break_at(t_, p).length != 0;
       p += cp.length;
     }
@@ -308,13 +291,13 @@ class Scanner {
     std::size_t b = begin_;
     while (b < end) {
       const CodePoint cp = at(b);
-      if (!cp.valid || !is_white(cp.value)) break;
+      if (!cp.valid || !is_python_space(cp.value)) break;
       b += cp.length;
     }
     std::size_t e = end;
     while (e > b) {
       const CodePoint cp = code_point_before(t_, b, e);
-      if (!cp.valid || !is_white(cp.value)) break;
+      if (!cp.valid || !is_python_space(cp.value)) break;
       e -= cp.length;
     }
     if (b < e) out_.push_back({b, e});
@@ -452,7 +435,7 @@ class Scanner {
     if (!cjk) {
       if (j < n_) {
         const CodePoint next = at(j);
-        if (!next.valid || !is_white(next.value)) {  // "10.5", "e.g.,", "a.b"
+        if (!next.valid || !is_python_space(next.value)) {  // "10.5", "e.g.,", "a.b"
           pos_ = j;
           return;
         }
