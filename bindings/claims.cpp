@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "checker/term_statistics.hpp"
 #include "claims/answer_coverage.hpp"
 #include "claims/claim_config.hpp"
-#include "claims/frequency_table.hpp"
 #include "claims/query_type.hpp"
 #include "text/utf8.hpp"
 
@@ -173,18 +173,18 @@ py::object answer_record(PyTypeObject* type, const c::AnswerResult& r, PyObject*
                         r.attribution_coverage, r.supported_ratio, r.is_grounded);
 }
 
-std::shared_ptr<c::ClaimConfig> make_config(double min_overlap, double multi_citation_factor,
-                                            std::string_view mode,
-                                            std::optional<std::vector<std::string>> stopwords,
-                                            std::optional<std::vector<std::string>> meta_patterns,
-                                            std::shared_ptr<c::FrequencyTable> table) {
+std::shared_ptr<c::ClaimConfig> make_config(
+    double min_overlap, double multi_citation_factor, std::string_view mode,
+    std::optional<std::vector<std::string>> stopwords,
+    std::optional<std::vector<std::string>> meta_patterns,
+    std::shared_ptr<sc::checker::TermStatistics> statistics) {
   c::ClaimOptions options;
   options.min_overlap = min_overlap;
   options.multi_citation_factor = multi_citation_factor;
   options.mode = c::parse_mode(mode);
   options.stopwords = std::move(stopwords);
   options.meta_patterns = std::move(meta_patterns);
-  return std::make_shared<c::ClaimConfig>(std::move(options), std::move(table));
+  return std::make_shared<c::ClaimConfig>(std::move(options), std::move(statistics));
 }
 
 py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const py::list& ids,
@@ -274,29 +274,21 @@ std::vector<TypeTuple> type_tuples(const std::vector<c::QueryTypeSpec>& specs) {
 }  // namespace
 
 void sc::bindings::bind_claims(py::module_& m) {
-  py::class_<c::FrequencyTable, std::shared_ptr<c::FrequencyTable>>(
-      m, "FrequencyTable", "Zipf frequency by Porter2 stem; immutable, shared.")
-      .def(py::init<>())
-      .def_static(
-          "parse",
-          [](const py::str& tsv) {
-            const std::string_view utf8 = utf8_of(tsv.ptr(), "tsv");
-            py::gil_scoped_release release;
-            return std::make_shared<c::FrequencyTable>(c::FrequencyTable::parse(utf8));
-          },
-          py::arg("tsv"), "Parse `stem<TAB>zipf` lines ('#' comments and blank lines skipped).")
-      .def("zipf", &c::FrequencyTable::zipf, py::arg("stem"))
-      .def("weight", &c::FrequencyTable::weight, py::arg("key"))
-      .def("__len__", &c::FrequencyTable::size);
-
   py::class_<c::ClaimConfig, std::shared_ptr<c::ClaimConfig>>(
       m, "ClaimConfig", "Validated, immutable configuration of a ClaimCoverage.")
       .def(py::init(&make_config), py::arg("min_overlap") = 0.3,
            py::arg("multi_citation_factor") = 0.7, py::arg("mode") = "default",
            py::arg("stopwords") = py::none(), py::arg("meta_patterns") = py::none(),
-           py::arg("table") = py::none())
+           py::arg("statistics") = py::none())
       .def_property_readonly("min_overlap", &c::ClaimConfig::min_overlap)
       .def_property_readonly("multi_citation_factor", &c::ClaimConfig::multi_citation_factor)
+      // The held object itself (the checker binding's TermStatistics, read-only there), so Python
+      // sees which table a config shares.
+      .def_property_readonly(
+          "statistics",
+          [](const c::ClaimConfig& cfg) {
+            return std::const_pointer_cast<sc::checker::TermStatistics>(cfg.shared_statistics());
+          })
       .def_property_readonly(
           "mode", [](const c::ClaimConfig& cfg) { return std::string(c::mode_name(cfg.mode())); })
       .def_property_readonly("meta_patterns",

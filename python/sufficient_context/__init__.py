@@ -14,7 +14,7 @@ from .assembly import (
     format_context,
     format_sources,
 )
-from .checker import Level, SufficiencyResult, SufficientContextChecker, TermStatistics
+from .checker import Level, SufficiencyResult, SufficientContextChecker
 from .chunks import Chunk, as_chunks
 from .claims import (
     META_PATTERNS,
@@ -28,6 +28,7 @@ from .gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate, RetrievalDecisio
 from .query_types import EvidenceSufficiency, QueryTypeRules, classify_query, is_evidence_sufficient
 from .querylog import QueryLog, QueryLogError
 from .stats import EvidenceGatingStats
+from .term_statistics import TermStatistics
 from .text import STOPWORDS
 
 __version__ = "0.1.0"

@@ -19,12 +19,10 @@ from __future__ import annotations
 import html
 import math
 import operator
-import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from enum import Enum
-from importlib import resources
 from typing import Any, Callable, Union
 
 import numpy as np
@@ -34,6 +32,7 @@ from ._core import checker as _core
 from .chunks import Chunk, ChunkLike, as_chunks
 from .config import ConfigSource, load_checker_config
 from .embeddings import EmbeddingAdapter, as_embedding_model
+from .term_statistics import TermStatistics
 
 __all__ = ["Level", "SufficiencyResult", "SufficientContextChecker", "TermStatistics"]
 
@@ -60,90 +59,6 @@ class Level(str, Enum):
 
 
 _LEVELS = {level.value: level for level in Level}
-
-
-# -- term statistics ---------------------------------------------------------------------------------------------
-
-
-class TermStatistics:
-    """How common each term is (Zipf frequency by Porter2 stem): rare query terms weigh more in default scoring.
-
-    The default is the packaged English table (``TermStatistics.english()``, from wordfreq, CC BY-SA 4.0), loaded
-    once per process and shared by every checker. Build your own from your corpus with ``from_texts`` when its
-    vocabulary differs from general English (a legal corpus where "section" is everywhere, say). Immutable.
-    """
-
-    __slots__ = ("_core", "_english")
-    _english_instance: TermStatistics | None = None
-    _lock = threading.Lock()
-
-    def __init__(self, core: _core.TermStatistics, *, _english: bool = False) -> None:
-        self._core = core
-        self._english = _english
-
-    @classmethod
-    def english(cls) -> TermStatistics:
-        """The packaged English table (data/english_freq.tsv), parsed on first use."""
-        with cls._lock:
-            if cls._english_instance is None:
-                text = resources.files("sufficient_context").joinpath("data/english_freq.tsv").read_text("utf-8")
-                cls._english_instance = cls(_core.TermStatistics.from_tsv(text), _english=True)
-            return cls._english_instance
-
-    @classmethod
-    def from_texts(cls, texts: Iterable[str]) -> TermStatistics:
-        """Corpus statistics: each stem's zipf is log10(occurrences x 1e9 / word tokens) over `texts`.
-
-        Texts are tokenized as the checker tokenizes them (case folding, stop words, Porter2 stems); stems that
-        never occur are treated as rare (zipf 1.0), as with the English table.
-        """
-        if isinstance(texts, (str, bytes)):
-            raise TypeError("texts must be an iterable of str, not a single str")
-        items = list(texts)
-        for i, text in enumerate(items):
-            if not isinstance(text, str):
-                raise TypeError(f"texts[{i}] must be str; got {type(text).__name__}")
-        return cls(_core.TermStatistics.from_texts(items))
-
-    @classmethod
-    def from_mapping(cls, zipf: Mapping[str, float]) -> TermStatistics:
-        """From ``{stem: zipf}`` (zipf = log10 of occurrences per billion words; 1.0 is rare, 7 is "the")."""
-        pairs = []
-        for term, value in zipf.items():
-            if not isinstance(term, str):
-                raise TypeError(f"term statistics keys must be str; got {type(term).__name__}")
-            if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
-                raise TypeError(f"zipf of {term!r} must be a number; got {type(value).__name__}")
-            pairs.append((term, float(value)))
-        return cls(_core.TermStatistics.from_pairs(pairs))
-
-    @classmethod
-    def from_tsv(cls, path: str) -> TermStatistics:
-        """From a ``stem<TAB>zipf`` file (the format of the packaged table; ``#`` lines are comments)."""
-        with open(path, encoding="utf-8") as fh:
-            return cls(_core.TermStatistics.from_tsv(fh.read()))
-
-    def zipf(self, term: str) -> float | None:
-        """The zipf of a term as the checker makes it (a Porter2 stem of a case-folded word), None if unknown."""
-        return self._core.zipf(term)
-
-    def to_dict(self) -> dict[str, float]:
-        """Every ``{stem: zipf}``."""
-        return dict(self._core.items())
-
-    def __len__(self) -> int:
-        return len(self._core)
-
-    def __contains__(self, term: object) -> bool:
-        return isinstance(term, str) and self._core.zipf(term) is not None
-
-    def __repr__(self) -> str:
-        return "TermStatistics.english()" if self._english else f"TermStatistics(<{len(self)} terms>)"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        if self._english:
-            return (TermStatistics.english, ())
-        return (TermStatistics.from_mapping, (self.to_dict(),))
 
 
 # -- result ------------------------------------------------------------------------------------------------------

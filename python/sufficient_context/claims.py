@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import functools
 import html
-import importlib.resources
 import math
 import numbers
 import re
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -35,6 +33,7 @@ from typing import Any, NamedTuple
 from . import sentences as _sentences
 from ._core import claims as _core
 from .chunks import ChunkLike, as_chunks
+from .term_statistics import TermStatistics
 
 __all__ = [
     "META_PATTERNS",
@@ -50,19 +49,6 @@ META_PATTERNS: tuple[str, ...] = tuple(_core.default_meta_patterns())
 
 _MODES = ("default", "reference")
 _SURROGATES = re.compile("[\ud800-\udfff]")
-_TABLE_LOCK = threading.Lock()
-_TABLE: Any = None
-
-
-def _frequency_table() -> Any:
-    """The word-frequency table (package data), parsed once per process and shared by every ClaimCoverage."""
-    global _TABLE
-    if _TABLE is None:
-        with _TABLE_LOCK:
-            if _TABLE is None:
-                resource = importlib.resources.files("sufficient_context").joinpath("data/english_freq.tsv")
-                _TABLE = _core.FrequencyTable.parse(resource.read_text(encoding="utf-8"))
-    return _TABLE
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -307,12 +293,17 @@ class ClaimCoverage:
         matched on stemmed words; default :data:`META_PATTERNS`.
     mode : {"default", "reference"}
         How support is scored (see the module docstring).
+    term_statistics : TermStatistics, optional
+        How common each word is: in default mode a claim word weighs clamp(7 - zipf, 3, 7), so rare words count
+        more (unknown stems and numbers: zipf 1.0). Default: ``TermStatistics.english()``, the one English table
+        the process shares with ``SufficientContextChecker``; pass ``TermStatistics.from_texts(your_corpus)`` when
+        your corpus's vocabulary differs from general English. Reference mode ignores it.
 
     The configuration is immutable: checks never change the object, so one instance can serve many threads. It
     pickles (configuration only).
     """
 
-    __slots__ = ("_config", "_meta_patterns", "_min_overlap", "_mode", "_multi", "_stopwords")
+    __slots__ = ("_config", "_meta_patterns", "_min_overlap", "_mode", "_multi", "_statistics", "_stopwords")
 
     def __init__(
         self,
@@ -321,19 +312,24 @@ class ClaimCoverage:
         stopwords: Iterable[str] | None = None,
         meta_patterns: Iterable[str] | None = None,
         mode: str = "default",
+        *,
+        term_statistics: TermStatistics | None = None,
     ) -> None:
+        if term_statistics is not None and not isinstance(term_statistics, TermStatistics):
+            raise TypeError(f"term_statistics must be a TermStatistics; got {type(term_statistics).__name__}")
         self._min_overlap = _unit(min_overlap, "min_overlap")
         self._multi = _unit(multi_citation_factor, "multi_citation_factor")
         self._mode = _check_mode(mode)
         self._stopwords = _word_list(stopwords, "stopwords")
         self._meta_patterns = _word_list(meta_patterns, "meta_patterns")
+        self._statistics = term_statistics if term_statistics is not None else TermStatistics.english()
         self._config = _core.ClaimConfig(
             self._min_overlap,
             self._multi,
             self._mode,
             None if self._stopwords is None else [_clean(w) for w in self._stopwords],
             None if self._meta_patterns is None else [_clean(p) for p in self._meta_patterns],
-            _frequency_table(),
+            self._statistics._core,
         )
 
     # -- configuration ------------------------------------------------------------------------------------------------
@@ -358,15 +354,21 @@ class ClaimCoverage:
     def meta_patterns(self) -> tuple[str, ...]:
         return META_PATTERNS if self._meta_patterns is None else self._meta_patterns
 
+    @property
+    def term_statistics(self) -> TermStatistics:
+        """The word statistics default mode weighs with (``TermStatistics.english()`` unless given)."""
+        return self._statistics
+
     def __repr__(self) -> str:
         extra = ""
         if self._stopwords is not None:
             extra += f", stopwords={list(self._stopwords)!r}"
         if self._meta_patterns is not None:
             extra += f", meta_patterns={list(self._meta_patterns)!r}"
+        statistics = "" if self._statistics._english else f", term_statistics={self._statistics!r}"
         return (
             f"ClaimCoverage(min_overlap={self._min_overlap!r}, multi_citation_factor={self._multi!r}"
-            f"{extra}, mode={self._mode!r})"
+            f"{extra}, mode={self._mode!r}{statistics})"
         )
 
     def __eq__(self, other: object) -> bool:
@@ -384,6 +386,7 @@ class ClaimCoverage:
             "stopwords": self._stopwords,
             "meta_patterns": self._meta_patterns,
             "mode": self._mode,
+            "term_statistics": None if self._statistics._english else self._statistics,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:

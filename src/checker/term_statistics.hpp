@@ -14,7 +14,7 @@ namespace sc::checker {
 
 /// Zipf frequency (log10 of occurrences per billion words) of terms as the checker makes them
 /// (Porter2 stems of case-folded words). Rare terms weigh more in default coverage. Immutable once
-/// built: one object serves every checker and thread of a process.
+/// built: one object serves every checker, claim coverage and thread of a process.
 class TermStatistics {
  public:
   /// No statistics: every term is unknown (zipf 1.0, the rarest weight).

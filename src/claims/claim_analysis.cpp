@@ -4,6 +4,7 @@
 
 #include "claims/phrases.hpp"
 #include "claims/python_words.hpp"
+#include "claims/rarity_weight.hpp"
 #include "text/citations.hpp"
 
 namespace sc::claims {
@@ -52,7 +53,8 @@ std::uint32_t ClaimAnalyzer::intern(std::string_view key) {
   if (keys_.size() != before) {
     filter_.add(key);
     item_of_key_.push_back(-1);
-    if (config_.mode() == Mode::Default) key_weight_.push_back(config_.table().weight(key));
+    if (config_.mode() == Mode::Default)
+      key_weight_.push_back(rarity_weight(config_.statistics(), key));
   }
   return id;
 }

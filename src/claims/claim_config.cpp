@@ -16,9 +16,9 @@ void check_unit(double value, const char* name) {
   }
 }
 
-const std::shared_ptr<const FrequencyTable>& empty_table() {
-  static const auto table = std::make_shared<const FrequencyTable>();
-  return table;
+const std::shared_ptr<const checker::TermStatistics>& empty_statistics() {
+  static const auto statistics = std::make_shared<const checker::TermStatistics>();
+  return statistics;
 }
 
 }  // namespace
@@ -94,8 +94,10 @@ const std::vector<std::string>& default_meta_patterns() {
   return patterns;
 }
 
-ClaimConfig::ClaimConfig(ClaimOptions options, std::shared_ptr<const FrequencyTable> table)
-    : options_(std::move(options)), table_(table ? std::move(table) : empty_table()) {
+ClaimConfig::ClaimConfig(ClaimOptions options,
+                         std::shared_ptr<const checker::TermStatistics> statistics)
+    : options_(std::move(options)),
+      statistics_(statistics ? std::move(statistics) : empty_statistics()) {
   check_unit(options_.min_overlap, "min_overlap");
   check_unit(options_.multi_citation_factor, "multi_citation_factor");
   if (options_.stopwords) own_stopwords_.emplace(*options_.stopwords);

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "claims/frequency_table.hpp"
+#include "checker/term_statistics.hpp"
 #include "claims/phrases.hpp"
 #include "text/stopwords.hpp"
 
@@ -44,9 +44,10 @@ struct ClaimOptions {
 /// changes afterwards, so one config serves any number of threads.
 class ClaimConfig {
  public:
-  /// `table` weighs default-mode words; nullptr weighs every word as unknown.
+  /// `statistics` weighs default-mode words (claims/rarity_weight.hpp); nullptr weighs every word
+  /// as unknown. Held, not copied: the checker and every config share one English table.
   explicit ClaimConfig(ClaimOptions options = {},
-                       std::shared_ptr<const FrequencyTable> table = nullptr);
+                       std::shared_ptr<const checker::TermStatistics> statistics = nullptr);
 
   double min_overlap() const noexcept { return options_.min_overlap; }
   double multi_citation_factor() const noexcept { return options_.multi_citation_factor; }
@@ -59,8 +60,10 @@ class ClaimConfig {
   const PhraseSet& meta() const noexcept { return meta_; }
   /// meta()'s key prefixes, to skip stemming tokens that cannot start a meta phrase.
   const KeyFilter& meta_filter() const noexcept { return meta_filter_; }
-  const FrequencyTable& table() const noexcept { return *table_; }
-  const std::shared_ptr<const FrequencyTable>& shared_table() const noexcept { return table_; }
+  const checker::TermStatistics& statistics() const noexcept { return *statistics_; }
+  const std::shared_ptr<const checker::TermStatistics>& shared_statistics() const noexcept {
+    return statistics_;
+  }
 
   /// The threshold for a claim citing `cited` known chunks: min_overlap, times
   /// multi_citation_factor when it cites several.
@@ -73,7 +76,7 @@ class ClaimConfig {
   std::optional<text::StopWords> own_stopwords_;
   PhraseSet meta_;
   KeyFilter meta_filter_;
-  std::shared_ptr<const FrequencyTable> table_;
+  std::shared_ptr<const checker::TermStatistics> statistics_;
 };
 
 }  // namespace sc::claims

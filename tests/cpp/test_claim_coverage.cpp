@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/term_statistics.hpp"
 #include "claims/answer_coverage.hpp"
 #include "claims/claim_config.hpp"
-#include "claims/frequency_table.hpp"
 #include "common/parallel_for.hpp"
 
 namespace {
@@ -26,8 +26,9 @@ ClaimConfig config(Mode mode = Mode::Default,
   ClaimOptions options;
   options.mode = mode;
   options.meta_patterns = std::move(meta);
-  return ClaimConfig(options, std::make_shared<const sc::claims::FrequencyTable>(
-                                  sc::claims::FrequencyTable::parse("cheat\t3.0\npunish\t4.5\n")));
+  return ClaimConfig(options,
+                     std::make_shared<const sc::checker::TermStatistics>(
+                         sc::checker::TermStatistics::from_tsv("cheat\t3.0\npunish\t4.5\n")));
 }
 
 const std::vector<ChunkInput> kChunks = {

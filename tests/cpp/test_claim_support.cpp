@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/term_statistics.hpp"
 #include "claims/answer_coverage.hpp"
 #include "claims/claim_config.hpp"
-#include "claims/frequency_table.hpp"
 
 namespace {
 
@@ -16,10 +16,10 @@ using sc::claims::ClaimConfig;
 using sc::claims::ClaimOptions;
 using sc::claims::Mode;
 
-std::shared_ptr<const sc::claims::FrequencyTable> small_table() {
+std::shared_ptr<const sc::checker::TermStatistics> small_table() {
   // cheat weighs 7 - 3 = 4, punish 7 - 4.5 = 2.5 -> 3 (the floor); anything else 6.
-  return std::make_shared<const sc::claims::FrequencyTable>(
-      sc::claims::FrequencyTable::parse("cheat\t3.0\npunish\t4.5\n"));
+  return std::make_shared<const sc::checker::TermStatistics>(
+      sc::checker::TermStatistics::from_tsv("cheat\t3.0\npunish\t4.5\n"));
 }
 
 ClaimConfig config(Mode mode = Mode::Default) {

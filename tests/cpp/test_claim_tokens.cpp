@@ -5,10 +5,11 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/term_statistics.hpp"
 #include "claims/claim_tokens.hpp"
-#include "claims/frequency_table.hpp"
 #include "claims/phrases.hpp"
 #include "claims/python_words.hpp"
+#include "claims/rarity_weight.hpp"
 #include "text/stemmer.hpp"
 
 namespace {
@@ -193,30 +194,31 @@ TEST(ClaimTokens, KeyFilterNeverRulesOutAMatchingWord) {
   EXPECT_TRUE(some.might_match_word("aed"));  // "aed" stems to "a": always let through
 }
 
-TEST(ClaimFrequencyTable, ParsesAndWeighs) {
-  const auto table = sc::claims::FrequencyTable::parse(
+TEST(ClaimRarityWeight, ParsesAndWeighs) {
+  const auto table = sc::checker::TermStatistics::from_tsv(
       "# header\n\ncheat\t3.0\npunish\t4.5\r\nrare\t0.5\nx\t2\nx\t6.5\n");
+  using sc::claims::rarity_weight;
   EXPECT_EQ(table.size(), 4u);
   EXPECT_EQ(table.zipf("cheat"), 3.0);
   EXPECT_EQ(table.zipf("x"), 6.5);  // a repeated stem keeps its last value
   EXPECT_FALSE(table.zipf("missing").has_value());
-  EXPECT_EQ(table.weight("cheat"), 4.0);    // 7 - 3
-  EXPECT_EQ(table.weight("punish"), 3.0);   // 7 - 4.5 = 2.5, clamped to 3
-  EXPECT_EQ(table.weight("rare"), 6.5);     // 7 - 0.5
-  EXPECT_EQ(table.weight("missing"), 6.0);  // unknown: 7 - 1
-  EXPECT_EQ(table.weight("1999"), 6.0);     // numbers weigh as unknown stems
-  EXPECT_EQ(sc::claims::FrequencyTable().weight("anything"), 6.0);
+  EXPECT_EQ(rarity_weight(table, "cheat"), 4.0);    // 7 - 3
+  EXPECT_EQ(rarity_weight(table, "punish"), 3.0);   // 7 - 4.5 = 2.5, clamped to 3
+  EXPECT_EQ(rarity_weight(table, "rare"), 6.5);     // 7 - 0.5
+  EXPECT_EQ(rarity_weight(table, "missing"), 6.0);  // unknown: 7 - 1
+  EXPECT_EQ(rarity_weight(table, "1999"), 6.0);     // numbers weigh as unknown stems
+  EXPECT_EQ(rarity_weight(sc::checker::TermStatistics(), "anything"), 6.0);
 }
 
-TEST(ClaimFrequencyTable, RejectsBadLinesByNumber) {
+TEST(ClaimRarityWeight, RejectsBadLinesByNumber) {
   try {
-    sc::claims::FrequencyTable::parse("a\t1\nb 2\n");
+    sc::checker::TermStatistics::from_tsv("a\t1\nb 2\n");
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(sc::claims::FrequencyTable::parse("a\tx\n"), std::invalid_argument);
-  EXPECT_THROW(sc::claims::FrequencyTable::parse("a\tnan\n"), std::invalid_argument);
+  EXPECT_THROW(sc::checker::TermStatistics::from_tsv("a\tx\n"), std::invalid_argument);
+  EXPECT_THROW(sc::checker::TermStatistics::from_tsv("a\tnan\n"), std::invalid_argument);
 }
 
 std::vector<std::int32_t> ids(const sc::claims::PhraseSet& set, std::string_view text) {

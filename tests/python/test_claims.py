@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 import sufficient_context
 from sufficient_context import _reference_claims as rc
 from sufficient_context._core import claims as core
+from sufficient_context.checker import SufficientContextChecker, TermStatistics
 from sufficient_context.chunks import Chunk
 from sufficient_context.claims import (
     META_PATTERNS,
     AnswerCoverage,
     ClaimCoverage,
     ClaimResult,
-    _frequency_table,
     check_claim_coverage,
     validate_multi_chunk_citations,
 )
@@ -249,6 +249,8 @@ def test_bad_input_names_the_argument() -> None:
         ClaimCoverage(stopwords=["a", 2])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="meta_patterns must be an iterable of str, not a single str"):
         ClaimCoverage(meta_patterns="in summary")
+    with pytest.raises(TypeError, match="term_statistics must be a TermStatistics; got dict"):
+        ClaimCoverage(term_statistics={"zebra": 2.0})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="min_overlap must be in"):
         check_claim_coverage("x", CHUNKS, min_overlap=2)
     with pytest.raises(ValueError, match="mode must be"):
@@ -283,7 +285,39 @@ def test_configuration_repr_pickle_and_equality() -> None:
     assert ClaimCoverage(stopwords=["cat"], mode="reference").check_claim("cat dog", ["dog"]).score == 1.0
     report = cc.check_answer("the cat [S1].", ["cat"])
     assert pickle.loads(pickle.dumps(report)) == report
-    assert _frequency_table() is _frequency_table()
+    # One English table per process, parsed once, whatever the mode.
+    assert ClaimCoverage().term_statistics is ClaimCoverage(mode="reference").term_statistics
+    # Custom term statistics: in repr and state, equal (by content) after a round trip.
+    custom = ClaimCoverage(term_statistics=TermStatistics.from_mapping({"zebra": 5.0}))
+    assert repr(custom) == (
+        "ClaimCoverage(min_overlap=0.3, multi_citation_factor=0.7, mode='default', "
+        "term_statistics=TermStatistics(<1 terms>))"
+    )
+    custom_clone = pickle.loads(pickle.dumps(custom))
+    assert custom_clone == custom
+    assert hash(custom_clone) == hash(custom)
+    assert custom_clone.term_statistics.to_dict() == {"zebra": 5.0}
+    assert custom != ClaimCoverage()
+    assert pickle.loads(pickle.dumps(ClaimCoverage())).term_statistics is TermStatistics.english()
+
+
+def test_custom_term_statistics_change_weights_and_default_is_the_shared_english_table() -> None:
+    # "zebra" is rare in English (weight ~4.4) but everywhere in this corpus (weight 3, the floor), while the
+    # corpus never has "eat" or "grass" (unknown: weight 6 each), so the matched share of the claim drops.
+    claim, chunk = "Zebras eat grass.", "Zebras live in Africa."
+    corpus = TermStatistics.from_texts(["Zebras and more zebras roam the plains."] * 10)
+    assert corpus.zipf("zebra") > 4.0 > (TermStatistics.english().zipf("zebra") or 1.0)
+    english = ClaimCoverage().check_claim(claim, [chunk]).score
+    local = ClaimCoverage(term_statistics=corpus).check_claim(claim, [chunk]).score
+    assert local < english
+    assert english == rc.default_support(claim, chunk, ZIPF).score
+    assert local == rc.default_support(claim, chunk, corpus.to_dict()).score
+    # Default ClaimCoverage and SufficientContextChecker hold the same English table object, in Python and in C++.
+    english_table = TermStatistics.english()
+    assert ClaimCoverage().term_statistics is english_table
+    assert SufficientContextChecker().term_statistics is english_table
+    assert ClaimCoverage()._config.statistics is english_table._core
+    assert ClaimCoverage(term_statistics=corpus)._config.statistics is corpus._core
 
 
 def test_one_object_serves_many_threads() -> None:

@@ -9,17 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-class FrequencyTable:
-    """Zipf frequency by Porter2 stem; immutable, shared by every config that holds it."""
-
-    def __init__(self) -> None: ...
-    @staticmethod
-    def parse(tsv: str) -> FrequencyTable:
-        """Parse ``stem<TAB>zipf`` lines ('#' comments and blank lines skipped); ValueError naming a bad line."""
-    def zipf(self, stem: str) -> float | None: ...
-    def weight(self, key: str) -> float:
-        """clamp(7 - zipf, 3, 7); zipf 1.0 for unknown stems and numbers."""
-    def __len__(self) -> int: ...
+from .checker import TermStatistics
 
 class ClaimConfig:
     """Validated, immutable configuration (ValueError naming min_overlap / multi_citation_factor / mode)."""
@@ -31,8 +21,9 @@ class ClaimConfig:
         mode: str = "default",
         stopwords: list[str] | None = None,
         meta_patterns: list[str] | None = None,
-        table: FrequencyTable | None = None,
-    ) -> None: ...
+        statistics: TermStatistics | None = None,
+    ) -> None:
+        """`statistics` weighs default-mode words, clamp(7 - zipf, 3, 7) (held, not copied); None: all unknown."""
     @property
     def min_overlap(self) -> float: ...
     @property
@@ -43,6 +34,9 @@ class ClaimConfig:
     def meta_patterns(self) -> list[str]: ...
     @property
     def stopwords(self) -> list[str]: ...
+    @property
+    def statistics(self) -> TermStatistics:
+        """The held statistics object itself (an empty one when none was given)."""
 
 def default_meta_patterns() -> list[str]:
     """The built-in meta phrases."""
