@@ -53,6 +53,7 @@ case "$mode" in
     $VPY -m pip install -q --disable-pip-version-check "$(ls dist/*.whl)[test]"
     .venv/bin/ruff check python tests benchmarks
     .venv/bin/ruff format --check python tests benchmarks
+    $VPY -m mypy
     find src bindings tests/cpp -name '*.[ch]pp' -print0 | xargs -0 clang-format --dry-run --Werror
     $VPY -m pytest -q
     ;;

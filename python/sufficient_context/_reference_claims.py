@@ -28,21 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from ._reference import ENGLISH_STOPWORDS, reference_fold, reference_stem, reference_tokenize
-
-try:
-    from ._reference_sentences import (
-        reference_citation_runs,
-        reference_extract_citations,
-        reference_split_sentences,
-        reference_strip_citations,
-    )
-except ImportError:  # pragma: no cover - once _reference_sentences is merged into _reference
-    from ._reference import (  # type: ignore[attr-defined,no-redef]
-        reference_citation_runs,
-        reference_extract_citations,
-        reference_split_sentences,
-        reference_strip_citations,
-    )
+from ._reference_sentences import (
+    reference_citation_runs,
+    reference_extract_citations,
+    reference_split_sentences,
+    reference_strip_citations,
+)
 
 # --------------------------------------------------------------------------------------------------------------------
 # Stop words: NLTK's English list (179 words), lowercase, with ASCII apostrophes (the package's list).
@@ -307,7 +298,9 @@ def _fold_set(stopwords: Iterable[str]) -> frozenset[str]:
     return frozenset(reference_fold(w) for w in stopwords if w)
 
 
-def _claim_items(claim: list[Token], zipf: Mapping[str, float], stop: frozenset[str]) -> tuple[dict, dict, dict]:
+def _claim_items(
+    claim: list[Token], zipf: Mapping[str, float], stop: frozenset[str]
+) -> tuple[dict[str, float], dict[str, str], dict[str, str]]:
     weights: dict[str, float] = {}
     names: dict[str, str] = {}
     numbers: dict[str, str] = {}

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any, Callable, Union
+from typing import Any, Callable, TypedDict, Union
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,6 +45,7 @@ _NUMBER_TYPES = (int, float, np.integer, np.floating)
 
 Escalation = Callable[[str, list[Chunk]], Any]
 NowLike = Union[datetime, float, int, None]
+_CoreResult = _core.CheckResult
 
 
 class Level(str, Enum):
@@ -59,6 +60,18 @@ class Level(str, Enum):
 
 
 _LEVELS = {level.value: level for level in Level}
+
+
+class _Fields(TypedDict):
+    """A result's lists and details, read from the core result on first access or rebuilt by ``from_dict``."""
+
+    missing_aspects: list[str]
+    confidence_factors: list[str]
+    signals: dict[str, float]
+    covered_terms: list[str]
+    missing_terms: list[str]
+    relevance_source: str
+    details: dict[str, Any]
 
 
 # -- result ------------------------------------------------------------------------------------------------------
@@ -90,11 +103,20 @@ class SufficiencyResult:
 
     __slots__ = ("_core", "_data", "checker_level", "decided_by", "elapsed_ms", "level", "score", "scoring")
 
+    _core: _CoreResult | None  # None once rebuilt by from_dict; then _data is set
+    _data: _Fields | None
+    checker_level: Level
+    decided_by: str
+    elapsed_ms: float
+    level: Level
+    score: float
+    scoring: str
+
     def __init__(self) -> None:
         raise TypeError("SufficiencyResult objects come from SufficientContextChecker; use from_dict to rebuild one")
 
     @classmethod
-    def _from_core(cls, core: _core.CheckResult, scoring: str, elapsed_ms: float) -> SufficiencyResult:
+    def _from_core(cls, core: _CoreResult, scoring: str, elapsed_ms: float) -> SufficiencyResult:
         self = object.__new__(cls)
         self._core = core
         self._data = None
@@ -129,10 +151,11 @@ class SufficiencyResult:
         }
         return self
 
-    def _fields(self) -> dict[str, Any]:
+    def _fields(self) -> _Fields:
         data = self._data
         if data is None:  # read from the core result on first access: most callers only look at score/level
             core = self._core
+            assert core is not None  # from_dict sets _data; only _from_core leaves it None
             details: dict[str, Any] = {}
             if core.doc_coverage is not None:
                 details = {
@@ -154,33 +177,33 @@ class SufficiencyResult:
 
     @property
     def missing_aspects(self) -> list[str]:
-        return self._fields()["missing_aspects"]  # type: ignore[no-any-return]
+        return self._fields()["missing_aspects"]
 
     @property
     def confidence_factors(self) -> list[str]:
-        return self._fields()["confidence_factors"]  # type: ignore[no-any-return]
+        return self._fields()["confidence_factors"]
 
     @property
     def signals(self) -> dict[str, float]:
-        return self._fields()["signals"]  # type: ignore[no-any-return]
+        return self._fields()["signals"]
 
     @property
     def covered_terms(self) -> list[str]:
-        return self._fields()["covered_terms"]  # type: ignore[no-any-return]
+        return self._fields()["covered_terms"]
 
     @property
     def missing_terms(self) -> list[str]:
-        return self._fields()["missing_terms"]  # type: ignore[no-any-return]
+        return self._fields()["missing_terms"]
 
     @property
     def relevance_source(self) -> str:
-        return self._fields()["relevance_source"]  # type: ignore[no-any-return]
+        return self._fields()["relevance_source"]
 
     @property
     def details(self) -> dict[str, Any]:
         """Default scoring's parts of coverage: doc_coverage (best chunk or pair), relation (best sentence or
         pair), polarity_ok (the best sentence's negation matches the query's); empty in reference scoring."""
-        return self._fields()["details"]  # type: ignore[no-any-return]
+        return self._fields()["details"]
 
     @property
     def is_sufficient(self) -> bool:
@@ -421,7 +444,7 @@ class SufficientContextChecker:
     def __setstate__(self, state: dict[str, Any]) -> None:
         state = dict(state)
         embedding_model = state.pop("embedding_model")
-        self.__init__(embedding_model, **state)  # type: ignore[misc]
+        type(self).__init__(self, embedding_model, **state)
 
     def __repr__(self) -> str:
         w = ", ".join(f"{k!r}: {v!r}" for k, v in self.weights.items())

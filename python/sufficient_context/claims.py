@@ -137,6 +137,11 @@ class ClaimResult(NamedTuple):
         )
 
 
+# The core's answer record: (claims, unknown_citations, missing_citations, covered_count, claim_count,
+# attribution_coverage, supported_ratio, is_grounded).
+_RawAnswer = tuple[list[ClaimResult], tuple[str, ...], tuple[str, ...], int, int, float, float, bool]
+
+
 @dataclass(frozen=True)
 class AnswerCoverage:
     """The decision about one answer.
@@ -419,12 +424,12 @@ class ClaimCoverage:
         _require_str(sentence, "sentence")
         ids, texts = _chunk_lists(chunks, "chunks")
         try:
-            return _core.check_claim(self._config, sentence, ids, texts, ClaimResult)  # type: ignore[no-any-return]
+            return _core.check_claim(self._config, sentence, ids, texts, ClaimResult)
         except UnicodeEncodeError:
             result = _core.check_claim(
                 self._config, _clean(sentence), [_clean(i) for i in ids], [_clean(t) for t in texts], ClaimResult
             )
-            return result._replace(sentence=sentence[result.start : result.end])  # type: ignore[no-any-return]
+            return result._replace(sentence=sentence[result.start : result.end])
 
     def check_answer(self, answer: str, chunks: Iterable[ChunkLike]) -> AnswerCoverage:
         """Check every sentence of `answer` against the chunks it cites.
@@ -523,7 +528,7 @@ class ClaimCoverage:
             previous_end = claim.end
         return "".join(parts).strip()
 
-    def _coverage(self, answer: str, raw: tuple[Any, ...]) -> AnswerCoverage:
+    def _coverage(self, answer: str, raw: _RawAnswer) -> AnswerCoverage:
         claims, unknown, missing, covered, _claim_count, attribution, supported, grounded = raw
         return AnswerCoverage(
             answer=answer,

@@ -93,7 +93,7 @@ def load_checker_config(source: ConfigSource) -> dict[str, Any]:
 
 def _section_from_file(path: str) -> Any:
     try:
-        import yaml  # type: ignore[import-untyped]  # optional: only YAML files need it
+        import yaml  # optional: only YAML files need it
     except ImportError:
         raise ImportError(
             f"reading {path!r} needs PyYAML: pip install pyyaml (or pass the settings as a mapping)"

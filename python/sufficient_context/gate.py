@@ -13,7 +13,7 @@ import operator
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Union
+from typing import Any, Union, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,7 +55,7 @@ class _GateConfig:
     mode: str
     top_k: int
     enabled: bool
-    core: Any = field(compare=False)  # _core.gate.AttentionConfig, validated once
+    core: _core.AttentionConfig = field(compare=False)  # validated once
 
 
 def _make_config(threshold: Any, strict_mode: Any, mode: Any, top_k: Any, enabled: bool) -> _GateConfig:
@@ -277,7 +277,11 @@ class _PositionalIds(Sequence[str]):
     def __len__(self) -> int:
         return self._n
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
         if isinstance(i, slice):
             return [f"S{j + 1}" for j in range(*i.indices(self._n))]
         if not -self._n <= i < self._n:

@@ -31,6 +31,7 @@ GENERAL = "general"
 """The fallback type: no query phrase matched."""
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
+_CoreRules = _core.QueryTypeRules
 
 
 def _patterns(value: object, name: str) -> tuple[str, ...]:
@@ -61,6 +62,10 @@ class QueryTypeRules:
 
     __slots__ = ("_core", "_fraction", "_types")
 
+    _core: _CoreRules
+    _fraction: float
+    _types: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
+
     def __init__(
         self,
         types: Mapping[str, tuple[Iterable[str], Iterable[str]]] | None = None,
@@ -85,7 +90,7 @@ class QueryTypeRules:
                 )
         if isinstance(min_term_fraction, bool) or not isinstance(min_term_fraction, numbers.Real):
             raise TypeError(f"min_term_fraction must be a number; got {type(min_term_fraction).__name__}")
-        self._types: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = parsed
+        self._types = parsed
         self._fraction = float(min_term_fraction)
         # Names, "general" and the fraction's range are checked in C++ (ValueError naming the entry).
         self._core = _core.QueryTypeRules([(name, list(q), list(e)) for name, (q, e) in parsed.items()], self._fraction)

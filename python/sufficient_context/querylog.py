@@ -245,7 +245,7 @@ class QueryLog:
         return {"path": self._path, "timeout": self._timeout}  # the configuration: the file is reopened
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["path"], timeout=state["timeout"])  # type: ignore[misc]
+        type(self).__init__(self, state["path"], timeout=state["timeout"])
 
 
 def _chunk_refs(chunks: Any) -> list[dict[str, Any]]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
+from collections.abc import Sequence
+
+from numpy.typing import ArrayLike
 
 class TermStatistics:
     """Zipf frequency by term (stem); immutable."""
@@ -13,7 +14,7 @@ class TermStatistics:
     def from_tsv(tsv: str) -> TermStatistics:
         """Parse `stem<TAB>zipf` lines (ValueError naming the line)."""
     @staticmethod
-    def from_pairs(pairs: list[tuple[str, float]]) -> TermStatistics: ...
+    def from_pairs(pairs: Sequence[tuple[str, float]]) -> TermStatistics: ...
     @staticmethod
     def from_texts(texts: list[str]) -> TermStatistics:
         """Corpus statistics: log10(occurrences x 1e9 / word tokens) per stem."""
@@ -53,7 +54,7 @@ class Checker:
     def __init__(
         self,
         scoring: str = "default",
-        weights: list[tuple[str, float]] | dict[str, float] | None = None,
+        weights: Sequence[tuple[str, float]] | None = None,
         sufficient: float = 0.8,
         partial: float = 0.5,
         min_contexts: int = 1,
@@ -77,24 +78,25 @@ class Checker:
         query: str,
         contents: list[str],
         summaries: list[str] | None = None,
-        timestamps: NDArray[np.float64] | None = None,
-        temperatures: NDArray[np.float64] | None = None,
-        query_embedding: NDArray[np.float64] | None = None,
-        chunk_embeddings: NDArray[np.float64] | None = None,
+        timestamps: ArrayLike | None = None,
+        temperatures: ArrayLike | None = None,
+        query_embedding: ArrayLike | None = None,
+        chunk_embeddings: ArrayLike | None = None,
         now: float | None = None,
         min_contexts: int | None = None,
         recency_days: float | None = None,
     ) -> CheckResult:
-        """Score one check (GIL released). Per-chunk arrays hold NaN for a chunk without a value."""
+        """Score one check (GIL released). Arrays are converted to float64; per-chunk ones hold NaN for a chunk
+        without a value."""
     def check_batch(
         self,
         queries: list[str],
         contents: list[list[str]],
         summaries: list[list[str] | None] | None = None,
-        timestamps: list[NDArray[np.float64] | None] | None = None,
-        temperatures: list[NDArray[np.float64] | None] | None = None,
-        query_embeddings: list[NDArray[np.float64] | None] | None = None,
-        chunk_embeddings: list[NDArray[np.float64] | None] | None = None,
+        timestamps: Sequence[ArrayLike | None] | None = None,
+        temperatures: Sequence[ArrayLike | None] | None = None,
+        query_embeddings: Sequence[ArrayLike | None] | None = None,
+        chunk_embeddings: Sequence[ArrayLike | None] | None = None,
         now: float | None = None,
         min_contexts: int | None = None,
         recency_days: float | None = None,

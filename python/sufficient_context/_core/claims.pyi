@@ -7,9 +7,19 @@ package modules replace them first). Offsets are ``str`` indices. Chunks are pas
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar, overload
 
 from .checker import TermStatistics
+
+# A claim as the plain tuple the core builds: (sentence, score, is_covered, is_meta, citations, covering_chunks,
+# overlaps, threshold, reason, start, end).
+_Claim = tuple[str, float, bool, bool, tuple[str, ...], tuple[str, ...], dict[str, float], float, str, int, int]
+# A `claim_type` builds each claim from those fields, positionally (a NamedTuple with them is one).
+_C = TypeVar("_C", bound=tuple[Any, ...])
+# (claims, unknown_citations, missing_citations, covered_count, claim_count, attribution_coverage, supported_ratio,
+# is_grounded)
+_Answer = tuple[list[_C], tuple[str, ...], tuple[str, ...], int, int, float, float, bool]
 
 class ClaimConfig:
     """Validated, immutable configuration (ValueError naming min_overlap / multi_citation_factor / mode)."""
@@ -19,8 +29,8 @@ class ClaimConfig:
         min_overlap: float = 0.3,
         multi_citation_factor: float = 0.7,
         mode: str = "default",
-        stopwords: list[str] | None = None,
-        meta_patterns: list[str] | None = None,
+        stopwords: Sequence[str] | None = None,
+        meta_patterns: Sequence[str] | None = None,
         statistics: TermStatistics | None = None,
     ) -> None:
         """`statistics` weighs default-mode words, clamp(7 - zipf, 3, 7) (held, not copied); None: all unknown."""
@@ -41,26 +51,44 @@ class ClaimConfig:
 def default_meta_patterns() -> list[str]:
     """The built-in meta phrases."""
 
+@overload
 def check_claim(
-    config: ClaimConfig, sentence: str, ids: list[str], texts: list[str], claim_type: type | None = None
-) -> Any:
+    config: ClaimConfig, sentence: str, ids: list[str], texts: list[str], claim_type: None = None
+) -> _Claim: ...
+@overload
+def check_claim(config: ClaimConfig, sentence: str, ids: list[str], texts: list[str], claim_type: type[_C]) -> _C:
     """A `claim_type` record (sentence, score, is_covered, is_meta, citations, covering_chunks, overlaps, threshold,
     reason, start, end); a plain tuple when claim_type is None."""
 
+@overload
 def check_answer(
-    config: ClaimConfig, answer: str, ids: list[str], texts: list[str], claim_type: type | None = None
-) -> tuple[list[Any], tuple[str, ...], tuple[str, ...], int, int, float, float, bool]:
+    config: ClaimConfig, answer: str, ids: list[str], texts: list[str], claim_type: None = None
+) -> _Answer[_Claim]: ...
+@overload
+def check_answer(
+    config: ClaimConfig, answer: str, ids: list[str], texts: list[str], claim_type: type[_C]
+) -> _Answer[_C]:
     """(claims, unknown_citations, missing_citations, covered_count, claim_count, attribution_coverage,
     supported_ratio, is_grounded). ValueError when two chunks share an id."""
 
+@overload
 def check_answers(
     config: ClaimConfig,
     answers: list[str],
     ids_per_answer: list[list[str]],
     texts_per_answer: list[list[str]],
-    claim_type: type | None = None,
+    claim_type: None = None,
     threads: int = 0,
-) -> list[tuple[list[Any], tuple[str, ...], tuple[str, ...], int, int, float, float, bool]]:
+) -> list[_Answer[_Claim]]: ...
+@overload
+def check_answers(
+    config: ClaimConfig,
+    answers: list[str],
+    ids_per_answer: list[list[str]],
+    texts_per_answer: list[list[str]],
+    claim_type: type[_C],
+    threads: int = 0,
+) -> list[_Answer[_C]]:
     """check_answer for each answer on C++ threads (0: one per CPU), GIL released; results in input order."""
 
 def support_scores(config: ClaimConfig, sentence: str, texts: list[str]) -> list[float]:
@@ -69,7 +97,9 @@ def support_scores(config: ClaimConfig, sentence: str, texts: list[str]) -> list
 class QueryTypeRules:
     """Query types as phrase data, most specific first; "general" is the implicit fallback."""
 
-    def __init__(self, types: list[tuple[str, list[str], list[str]]], min_term_fraction: float = 0.5) -> None: ...
+    def __init__(
+        self, types: Sequence[tuple[str, Sequence[str], Sequence[str]]], min_term_fraction: float = 0.5
+    ) -> None: ...
     @property
     def types(self) -> list[tuple[str, list[str], list[str]]]: ...
     @property

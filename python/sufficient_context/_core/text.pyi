@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar, overload
 
 _T = TypeVar("_T", bound=tuple[str, int, int, str])
@@ -25,7 +26,9 @@ def fold(text: str) -> str:
 def stem(word: str) -> str:
     """Porter2 stem of an already folded word."""
 
-def terms(text: str, stem: bool = True, remove_stopwords: bool = True, stopwords: list[str] | None = None) -> list[str]:
+def terms(
+    text: str, stem: bool = True, remove_stopwords: bool = True, stopwords: Sequence[str] | None = None
+) -> list[str]:
     """Terms of `text`: tokenized, folded, stop words removed, words stemmed."""
 
 def english_stopwords() -> list[str]:
