@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import sentences as _sentences
+from ._args import str_tuple
 from ._core import claims as _core
 from .chunks import ChunkLike, as_chunks
 from .term_statistics import TermStatistics
@@ -255,18 +256,7 @@ def _check_mode(value: object) -> str:
 
 
 def _word_list(words: Iterable[str] | None, name: str) -> tuple[str, ...] | None:
-    if words is None:
-        return None
-    if isinstance(words, (str, bytes)):
-        raise TypeError(f"{name} must be an iterable of str, not a single {type(words).__name__}")
-    try:
-        items = tuple(words)
-    except TypeError:
-        raise TypeError(f"{name} must be an iterable of str; got {type(words).__name__}") from None
-    for i, word in enumerate(items):
-        if not isinstance(word, str):
-            raise TypeError(f"{name}[{i}] must be str; got {type(word).__name__}")
-    return items
+    return None if words is None else str_tuple(words, name)
 
 
 def _chunk_lists(chunks: Iterable[ChunkLike], argument: str) -> tuple[list[str], list[str]]:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Literal, NamedTuple, TypeVar
 
+from ._args import str_tuple
 from ._core import text as _core
 
 __all__ = ["STOPWORDS", "Token", "TokenKind", "count_tokens", "fold", "stem", "terms", "tokenize"]
@@ -130,13 +131,4 @@ def terms(
 
 
 def _as_word_list(stopwords: Iterable[str]) -> list[str]:
-    if isinstance(stopwords, (str, bytes)):
-        raise TypeError(f"stopwords must be an iterable of str, not a single {type(stopwords).__name__}")
-    try:
-        items = list(stopwords)
-    except TypeError:
-        raise TypeError(f"stopwords must be an iterable of str; got {type(stopwords).__name__}") from None
-    for i, word in enumerate(items):
-        if not isinstance(word, str):
-            raise TypeError(f"stopwords[{i}] must be str; got {type(word).__name__}")
-    return [_SURROGATES.sub("\ufffd", word) for word in items]
+    return [_SURROGATES.sub("\ufffd", word) for word in str_tuple(stopwords, "stopwords")]
