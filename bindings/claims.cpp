@@ -15,6 +15,7 @@
 #include "claims/answer_coverage.hpp"
 #include "claims/claim_config.hpp"
 #include "claims/query_type.hpp"
+#include "str_utf8.hpp"
 #include "text/utf8.hpp"
 
 namespace py = pybind11;
@@ -22,39 +23,12 @@ namespace py = pybind11;
 namespace {
 
 namespace c = sc::claims;
-
-// The UTF-8 of a str without copying (CPython caches it in the object). Lone surrogates raise
-// UnicodeEncodeError, which the Python layer handles by replacing them.
-std::string_view utf8_of(PyObject* text, const char* name, std::size_t index = SIZE_MAX) {
-  if (!PyUnicode_Check(text)) {
-    std::string where = name;
-    if (index != SIZE_MAX) where += "[" + std::to_string(index) + "]";
-    throw py::type_error(where + " must be str; got " + Py_TYPE(text)->tp_name);
-  }
-  Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(text, &size);
-  if (data == nullptr) throw py::error_already_set();
-  return {data, static_cast<std::size_t>(size)};
-}
+using sc::bindings::utf8_of;
 
 py::object steal(PyObject* object) {
   if (object == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(object);
 }
-
-/// Byte offset -> str index; ASCII text (the common case) needs no table.
-class StrIndex {
- public:
-  StrIndex(PyObject* str, std::string_view utf8) {
-    if (static_cast<std::size_t>(PyUnicode_GET_LENGTH(str)) != utf8.size()) index_.emplace(utf8);
-  }
-  std::size_t operator()(std::size_t byte_offset) const {
-    return index_ ? (*index_)(byte_offset) : byte_offset;
-  }
-
- private:
-  std::optional<sc::text::CodePointIndex> index_;
-};
 
 /// Chunk ids and texts of one check: str objects kept alive (and immutable) while the GIL is
 /// released, and their UTF-8 views.
@@ -131,7 +105,7 @@ py::object view_tuple(const std::vector<std::string_view>& views) {
 /// (sentence, score, is_covered, is_meta, citations, covering_chunks, overlaps, threshold,
 ///  reason, start, end) as `type`.
 py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* text,
-                        const StrIndex& index, const ChunkArgs& chunks) {
+                        const sc::text::CodePointIndex& index, const ChunkArgs& chunks) {
   const std::size_t start = index(r.span.begin);
   const std::size_t end = index(r.span.end);
   py::object overlaps = steal(PyDict_New());
@@ -162,7 +136,7 @@ py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* t
 ///  attribution_coverage, supported_ratio, is_grounded)
 py::object answer_record(PyTypeObject* type, const c::AnswerResult& r, PyObject* text,
                          std::string_view utf8, const ChunkArgs& chunks) {
-  const StrIndex index(text, utf8);
+  const sc::text::CodePointIndex index(utf8);
   py::object claims = steal(PyList_New(static_cast<Py_ssize_t>(r.claims.size())));
   for (std::size_t i = 0; i < r.claims.size(); ++i) {
     PyList_SET_ITEM(claims.ptr(), static_cast<Py_ssize_t>(i),
@@ -197,7 +171,7 @@ py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const
     py::gil_scoped_release release;
     result = c::check_claim(config, utf8, chunks.inputs);
   }
-  return claim_record(type, result, claim.ptr(), StrIndex(claim.ptr(), utf8), chunks);
+  return claim_record(type, result, claim.ptr(), sc::text::CodePointIndex(utf8), chunks);
 }
 
 py::object check_answer(const c::ClaimConfig& config, const py::str& answer, const py::list& ids,

@@ -5,13 +5,13 @@
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "bindings.hpp"
+#include "str_utf8.hpp"
 #include "text/citations.hpp"
 #include "text/utf8.hpp"
 
@@ -19,42 +19,13 @@ namespace py = pybind11;
 
 namespace {
 
-/// The UTF-8 of a str, cached by the str itself, so it lives as long as the argument. Taking
-/// py::str (not std::string_view, which also accepts a mutable bytearray) keeps the buffer
-/// immutable while the GIL is released. Lone surrogates raise UnicodeEncodeError.
-std::string_view utf8(const py::str& text) {
-  Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
-  if (data == nullptr) throw py::error_already_set();
-  return {data, static_cast<std::size_t>(size)};
-}
-
-/// Byte offset -> Python str index. ASCII text (the common case) needs no table.
-class StrIndex {
- public:
-  explicit StrIndex(std::string_view text) {
-    for (const char c : text) {
-      if (static_cast<unsigned char>(c) >= 0x80) {
-        index_.emplace(text);
-        break;
-      }
-    }
-  }
-  std::size_t operator()(std::size_t byte_offset) const {
-    return index_ ? (*index_)(byte_offset) : byte_offset;
-  }
-
- private:
-  std::optional<sc::text::CodePointIndex> index_;
-};
-
 py::list split_sentences(const py::str& str) {
-  const std::string_view text = utf8(str);
+  const std::string_view text = sc::bindings::utf8_of(str.ptr(), "text");
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   {
     py::gil_scoped_release release;
     const std::vector<sc::text::Span> bytes = sc::text::split_sentences(text);
-    const StrIndex index(text);
+    const sc::text::CodePointIndex index(text);
     spans.reserve(bytes.size());
     for (const sc::text::Span& s : bytes) spans.emplace_back(index(s.begin), index(s.end));
   }
@@ -66,13 +37,13 @@ py::list split_sentences(const py::str& str) {
 }
 
 py::list extract_citations(const py::str& str) {
-  const std::string_view text = utf8(str);
+  const std::string_view text = sc::bindings::utf8_of(str.ptr(), "text");
   std::vector<sc::text::Citation> citations;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   {
     py::gil_scoped_release release;
     citations = sc::text::extract_citations(text);
-    const StrIndex index(text);
+    const sc::text::CodePointIndex index(text);
     spans.reserve(citations.size());
     for (const sc::text::Citation& c : citations) spans.emplace_back(index(c.begin), index(c.end));
   }
@@ -86,7 +57,7 @@ py::list extract_citations(const py::str& str) {
 }
 
 py::str strip_citations(const py::str& str) {
-  const std::string_view text = utf8(str);
+  const std::string_view text = sc::bindings::utf8_of(str.ptr(), "text");
   std::string stripped;
   {
     py::gil_scoped_release release;

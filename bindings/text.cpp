@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "str_utf8.hpp"
 #include "text/analyzer.hpp"
 #include "text/casefold.hpp"
 #include "text/stemmer.hpp"
@@ -19,17 +20,6 @@ namespace py = pybind11;
 
 namespace sc::bindings {
 namespace {
-
-// The UTF-8 of a str without copying (CPython caches it in the object). A str holding lone
-// surrogates has no UTF-8: that raises UnicodeEncodeError, which the Python layer handles.
-std::string_view utf8_of(const py::str& text, const char* name) {
-  // py::str also admits bytes; those are the Python layer's to decode.
-  if (!PyUnicode_Check(text.ptr())) throw py::type_error(std::string(name) + " must be str");
-  Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
-  if (data == nullptr) throw py::error_already_set();
-  return std::string_view(data, static_cast<std::size_t>(size));
-}
 
 py::str str_of(std::string_view utf8) {
   return py::reinterpret_steal<py::str>(
@@ -68,7 +58,7 @@ PyTypeObject* item_type(const py::object& token_type) {
 }
 
 py::list tokenize(const py::str& text, const py::object& token_type) {
-  const std::string_view utf8 = utf8_of(text, "text");
+  const std::string_view utf8 = utf8_of(text.ptr(), "text");
   PyTypeObject* const type = item_type(token_type);
   const bool ascii = static_cast<std::size_t>(PyUnicode_GetLength(text.ptr())) == utf8.size();
   std::vector<SpannedToken> tokens;
@@ -115,13 +105,13 @@ py::list tokenize(const py::str& text, const py::object& token_type) {
 }
 
 std::size_t count_tokens(const py::str& text) {
-  const std::string_view utf8 = utf8_of(text, "text");
+  const std::string_view utf8 = utf8_of(text.ptr(), "text");
   py::gil_scoped_release release;
   return text::count_tokens(utf8);
 }
 
 py::str fold(const py::str& text) {
-  const std::string_view utf8 = utf8_of(text, "text");
+  const std::string_view utf8 = utf8_of(text.ptr(), "text");
   std::string folded;
   {
     py::gil_scoped_release release;
@@ -131,7 +121,7 @@ py::str fold(const py::str& text) {
 }
 
 py::str stem(const py::str& word) {
-  const std::string_view utf8 = utf8_of(word, "word");
+  const std::string_view utf8 = utf8_of(word.ptr(), "word");
   std::string stemmed;
   {
     py::gil_scoped_release release;
@@ -142,7 +132,7 @@ py::str stem(const py::str& word) {
 
 py::list terms(const py::str& text, bool stem, bool remove_stopwords,
                const std::optional<std::vector<std::string>>& stopwords) {
-  const std::string_view utf8 = utf8_of(text, "text");
+  const std::string_view utf8 = utf8_of(text.ptr(), "text");
   std::string buffer;
   std::vector<std::size_t> ends;
   {

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -62,13 +63,21 @@ void append_utf8(char32_t cp, Container& out) {
 }
 
 /// Maps byte offsets of a UTF-8 text to code point offsets (what Python's str indexing uses).
-/// Built once per text in one pass; each lookup is O(1). Offsets inside a multi-byte sequence map
-/// to the code point that contains them; text.size() maps to the code point count.
+/// Built once per text in one pass; each lookup is O(1). ASCII text (the common case) needs no
+/// table: byte and code point offsets coincide. Offsets inside a multi-byte sequence map to the
+/// code point that contains them; text.size() maps to the code point count.
 class CodePointIndex {
  public:
-  explicit CodePointIndex(std::string_view text) : index_(text.size() + 1) {
-    std::size_t pos = 0;
-    std::size_t count = 0;
+  explicit CodePointIndex(std::string_view text) : size_(text.size()) {
+    std::size_t first_high = 0;
+    while (first_high < text.size() && static_cast<unsigned char>(text[first_high]) < 0x80) {
+      ++first_high;
+    }
+    if (first_high == text.size()) return;
+    index_.resize(text.size() + 1);
+    for (std::size_t i = 0; i < first_high; ++i) index_[i] = i;
+    std::size_t pos = first_high;
+    std::size_t count = first_high;
     while (pos < text.size()) {
       const CodePoint cp = decode_utf8(text, pos);
       for (std::size_t i = 0; i < cp.length; ++i) index_[pos + i] = count;
@@ -78,11 +87,18 @@ class CodePointIndex {
     index_[text.size()] = count;
   }
 
-  std::size_t operator()(std::size_t byte_offset) const { return index_.at(byte_offset); }
-  std::size_t size() const noexcept { return index_.back(); }
+  std::size_t operator()(std::size_t byte_offset) const {
+    if (index_.empty()) {
+      if (byte_offset > size_) throw std::out_of_range("byte offset past the end of the text");
+      return byte_offset;
+    }
+    return index_.at(byte_offset);
+  }
+  std::size_t size() const noexcept { return index_.empty() ? size_ : index_.back(); }
 
  private:
-  std::vector<std::size_t> index_;
+  std::size_t size_;                // bytes of the text
+  std::vector<std::size_t> index_;  // empty for ASCII text
 };
 
 }  // namespace sc::text
