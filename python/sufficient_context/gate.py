@@ -58,20 +58,25 @@ class _GateConfig:
     core: _core.AttentionConfig = field(compare=False)  # validated once
 
 
+def _positive_int(value: Any, name: str) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int; got bool")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int; got {type(value).__name__}") from None
+    if number < 1:
+        raise ValueError(f"{name} must be >= 1; got {number}")
+    return number
+
+
 def _make_config(threshold: Any, strict_mode: Any, mode: Any, top_k: Any, enabled: bool) -> _GateConfig:
     threshold = _number(threshold, "threshold")
     if not isinstance(strict_mode, (bool, np.bool_)):
         raise TypeError(f"strict_mode must be a bool; got {type(strict_mode).__name__}")
     if not isinstance(mode, str):
         raise TypeError(f"mode must be a str ('max' or 'top_k_sum'); got {type(mode).__name__}")
-    if isinstance(top_k, bool):
-        raise TypeError("top_k must be an int; got bool")
-    try:
-        top_k = operator.index(top_k)
-    except TypeError:
-        raise TypeError(f"top_k must be an int; got {type(top_k).__name__}") from None
-    if top_k < 1:
-        raise ValueError(f"top_k must be >= 1; got {top_k}")
+    top_k = _positive_int(top_k, "top_k")
     core = _core.AttentionConfig(threshold, bool(strict_mode), mode, top_k)  # range checks live in C++
     return _GateConfig(threshold, bool(strict_mode), mode, top_k, bool(enabled), core)
 
@@ -592,14 +597,7 @@ def evaluate_retrieval(
         A NaN or infinite score, a chunk without a score, or an invalid parameter, naming it.
     """
     min_score = _number(min_score, "min_score")
-    if isinstance(min_chunks, bool):
-        raise TypeError("min_chunks must be an int; got bool")
-    try:
-        min_chunks = operator.index(min_chunks)
-    except TypeError:
-        raise TypeError(f"min_chunks must be an int; got {type(min_chunks).__name__}") from None
-    if min_chunks < 1:
-        raise ValueError(f"min_chunks must be >= 1; got {min_chunks}")
+    min_chunks = _positive_int(min_chunks, "min_chunks")
     weak = None if weak_score is None else _number(weak_score, "weak_score")
     ids, scores = _retrieval_vector(chunks_or_scores)
     result = _core.evaluate_retrieval(scores, min_score, min_chunks, weak)

@@ -155,6 +155,15 @@ std::size_t scan_chunk(std::string_view text, OnToken&& on_token, OnBreak&& on_b
   // A break is reported when the next sentence turns out to exist: the piece after the last
   // break is a sentence only if it is not empty (it then starts with a non-space).
   bool pending_break = false;
+  // A token also confirms the sentence break before it.
+  const auto emit_token = [&] {
+    if (pending_break) {
+      on_break();
+      pending_break = false;
+    }
+    any_token = true;
+    on_token(static_cast<const text::Token&>(token));
+  };
   while (pos < size) {
     const unsigned char byte = b[pos];
     const std::uint8_t c = kClass[byte];
@@ -167,12 +176,7 @@ std::size_t scan_chunk(std::string_view text, OnToken&& on_token, OnBreak&& on_b
       } else {
         text::next_token(text, pos, token);
       }
-      if (pending_break) {
-        on_break();
-        pending_break = false;
-      }
-      any_token = true;
-      on_token(static_cast<const text::Token&>(token));
+      emit_token();
       continue;
     }
     if (c == kHigh) {
@@ -180,12 +184,7 @@ std::size_t scan_chunk(std::string_view text, OnToken&& on_token, OnBreak&& on_b
       const text::CharClass cls = cp.valid ? text::classify(cp.value) : text::CharClass::Separator;
       if (cls == text::CharClass::Letter || cls == text::CharClass::Ideograph) {
         text::next_token(text, pos, token);
-        if (pending_break) {
-          on_break();
-          pending_break = false;
-        }
-        any_token = true;
-        on_token(static_cast<const text::Token&>(token));
+        emit_token();
         continue;
       }
       pos += cp.length;
