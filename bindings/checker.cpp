@@ -164,6 +164,14 @@ ck::CheckerConfig make_config(
   return config;
 }
 
+std::vector<std::string> words_of(const ck::WordRelations& relations,
+                                  ck::WordRelations::Links links) {
+  std::vector<std::string> out;
+  out.reserve(links.size());
+  for (const std::uint32_t id : links) out.emplace_back(relations.word(id));
+  return out;
+}
+
 }  // namespace
 
 void sc::bindings::bind_checker(py::module_& m) {
@@ -185,6 +193,21 @@ void sc::bindings::bind_checker(py::module_& m) {
       .def("zipf", &ck::TermStatistics::zipf, py::arg("term"))
       .def("items", &ck::TermStatistics::items)
       .def("__len__", &ck::TermStatistics::size);
+
+  py::class_<ck::WordRelations, std::shared_ptr<ck::WordRelations>>(
+      m, "WordRelations", "Related words and antonyms by term (stem); immutable.")
+      .def(py::init<>())
+      .def_static("from_tsv", &ck::WordRelations::from_tsv, py::arg("tsv"),
+                  py::call_guard<py::gil_scoped_release>())
+      .def(
+          "related",
+          [](const ck::WordRelations& r, std::string_view term) { return words_of(r, r.related(term)); },
+          py::arg("term"))
+      .def(
+          "antonyms",
+          [](const ck::WordRelations& r, std::string_view term) { return words_of(r, r.antonyms(term)); },
+          py::arg("term"))
+      .def("__len__", &ck::WordRelations::size);
 
   py::class_<ck::CheckResult>(m, "CheckResult", "One sufficiency check, as the core scored it.")
       .def_readonly("score", &ck::CheckResult::score)
@@ -210,14 +233,16 @@ void sc::bindings::bind_checker(py::module_& m) {
       .def(py::init([](std::string_view scoring,
                        const std::optional<std::vector<std::pair<std::string, double>>>& weights,
                        double sufficient, double partial, long long min_contexts,
-                       double recency_days, std::shared_ptr<ck::TermStatistics> statistics) {
+                       double recency_days, std::shared_ptr<ck::TermStatistics> statistics,
+                       std::shared_ptr<ck::WordRelations> relations) {
              return ck::SufficiencyChecker(
                  make_config(scoring, weights, sufficient, partial, min_contexts, recency_days),
-                 std::move(statistics));
+                 std::move(statistics), std::move(relations));
            }),
            py::arg("scoring") = "default", py::arg("weights") = py::none(),
            py::arg("sufficient") = 0.8, py::arg("partial") = 0.5, py::arg("min_contexts") = 1,
-           py::arg("recency_days") = 365.0, py::arg("statistics") = py::none())
+           py::arg("recency_days") = 365.0, py::arg("statistics") = py::none(),
+           py::arg("relations") = py::none())
       .def_property_readonly("scoring",
                              [](const ck::SufficiencyChecker& c) {
                                return std::string(ck::scoring_name(c.config().scoring));

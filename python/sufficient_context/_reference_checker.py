@@ -268,12 +268,15 @@ MIN_TERM_WEIGHT = 0.5
 UNKNOWN_ZIPF = 1.0  # zipf of stems absent from the table, and of every number and identifier (weight 6)
 PREFIX_LEN = 5  # a term of >= 5 code points not found whole gets PREFIX_CREDIT if a context term shares its prefix
 PREFIX_CREDIT = 0.5
-TYPO_CREDIT = 0.75  # a rare word absent from the context gets this credit where a context word is 1 edit away
+VARIANT_CREDIT = 0.75  # credit of a term matched by a variant: a 1-edit variant of a rare absent word, or a related
+#                       word (synonym or derivation, data/english_relations.tsv)
 TYPO_MAX_ZIPF = 3.0  # "rare": zipf below this (stems absent from the table count as UNKNOWN_ZIPF)
 TYPO_MIN_LEN = 5  # ... and at least this many code points
 NEGATION_FACTOR = 0.5  # coverage multiplier when the query is negated and its best evidence sentence is not
 REVERSE_NEGATION_FACTOR = 0.85  # coverage multiplier when the best evidence sentence is negated and the query not
 DOC_SHARE = 0.35  # combined coverage = DOC_SHARE * document coverage + (1 - DOC_SHARE) * relation
+CONCENTRATION_BONUS = 0.25  # relation += this x (best sentence share - best share of a sentence away from it)
+CONTRADICTION_FACTOR = 0.5  # coverage multiplier when the best sentence holds an antonym of an absent query term
 NGRAM_MIN, NGRAM_MAX = 3, 5
 NGRAM_BUCKETS = 1 << 20
 RELEVANCE_SCALE = 0.5  # relevance = min(1, best char-n-gram cosine / RELEVANCE_SCALE)
@@ -336,6 +339,31 @@ def load_freq_table(path: str | None = None) -> dict[str, float]:
     return table
 
 
+Relations = Mapping[str, tuple[frozenset[str], frozenset[str]]]  # stem -> (related stems, antonym stems)
+_english_relations: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def load_relations(path: str | None = None) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Read ``stem<TAB>related<TAB>antonyms`` lines; default: the packaged english_relations.tsv (cached)."""
+    if path is None and _english_relations:
+        return _english_relations
+    p = Path(path) if path is not None else Path(__file__).with_name("data") / "english_relations.tsv"
+    table: dict[str, tuple[set[str], set[str]]] = {}
+    with open(p, encoding="utf-8") as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            stem, related, antonyms = line.split("\t")
+            entry = table.setdefault(stem, (set(), set()))
+            entry[0].update(related.split())
+            entry[1].update(antonyms.split())
+    out = {k: (frozenset(r), frozenset(a)) for k, (r, a) in table.items()}
+    if path is None:
+        _english_relations.update(out)
+    return out
+
+
 def _term_weight(term: str, kind: str, freq_table: Mapping[str, float]) -> float:
     z = freq_table.get(term, UNKNOWN_ZIPF) if kind == WORD else UNKNOWN_ZIPF
     return max(ZIPF_CEILING - z, MIN_TERM_WEIGHT)
@@ -360,22 +388,33 @@ def _edit1(a: str, b: str) -> bool:
     return a[i:] == b[i + 1 :]
 
 
-def _coverage(
-    qterms: Sequence[tuple[str, float]],
-    total: float,
-    exact: Sequence[set[str]],
-    prefixes: Sequence[set[str]],
-    typos: Mapping[str, set[str]],
-) -> float:
-    """Weighted share of query terms found whole (credit 1), as a 1-edit variant of a rare term (0.75; ``typos``
-    maps such a term to its variants in the whole context) or by 5-prefix (0.5) in the union of the sets."""
+Mark = tuple[int, str]  # (0, term): whole; (1, term): a variant of it; (2, prefix): a term with that 5-prefix
+
+
+def _marks(terms: set[str], qterms: Sequence[tuple[str, float]], variants: Mapping[str, set[str]]) -> set[Mark]:
+    """The query-term marks a set of context terms holds."""
+    prefixes = {t[:PREFIX_LEN] for t in terms if len(t) >= PREFIX_LEN}
+    out: set[Mark] = set()
+    for t, _ in qterms:
+        if t in terms:
+            out.add((0, t))
+        if t in variants and not variants[t].isdisjoint(terms):
+            out.add((1, t))
+        if len(t) >= PREFIX_LEN and t[:PREFIX_LEN] in prefixes:
+            out.add((2, t[:PREFIX_LEN]))
+    return out
+
+
+def _coverage(qterms: Sequence[tuple[str, float]], total: float, marks: set[Mark]) -> float:
+    """Weighted share of query terms found whole (credit 1), else by a variant (VARIANT_CREDIT), else by 5-prefix
+    (PREFIX_CREDIT) among ``marks``, summed in query order."""
     got = 0.0
     for t, w in qterms:
-        if any(t in s for s in exact):
+        if (0, t) in marks:
             got += w
-        elif t in typos and any(not typos[t].isdisjoint(s) for s in exact):
-            got += TYPO_CREDIT * w
-        elif len(t) >= PREFIX_LEN and any(t[:PREFIX_LEN] in p for p in prefixes):
+        elif (1, t) in marks:
+            got += VARIANT_CREDIT * w
+        elif len(t) >= PREFIX_LEN and (2, t[:PREFIX_LEN]) in marks:
             got += PREFIX_CREDIT * w
     return got / total
 
@@ -402,8 +441,11 @@ def default_score(
     now: float | None = None,
     query_embedding: Sequence[float] | None = None,
     embed: Callable[[list[str]], Sequence[Sequence[float]]] | None = None,
+    relations: Relations | None = None,
 ) -> Result:
     """The ``scoring="default"`` formula (see the spec in benchmarks/quality/eval_checker.py).
+
+    ``relations`` maps a stem to its related stems and antonym stems; None means the packaged English table.
 
     Without embeddings relevance is lexical (the spec). With them (``embed`` standing for a model, or embeddings
     given as for ``reference_score``) relevance is the best cosine clipped to [0, 1] and its confidence factor
@@ -432,21 +474,21 @@ def default_score(
     chunk_sets: list[set[str]] = []
     chunk_pre: list[set[str]] = []
     sent_sets: list[set[str]] = []
-    sent_pre: list[set[str]] = []
     sent_chunk: list[int] = []
+    chunk_first: list[int] = []  # index of each chunk's first sentence
     sent_neg: list[bool] = []
     relevance_raw = 0.0
     n_tokens = 0
     n_content = 0
     for ci, c in enumerate(chunks):
         cs: set[str] = set()
+        chunk_first.append(len(sent_sets))
         for sent in sentences(str(c["content"])):
             toks = tokenize(sent)
             n_tokens += len(toks)
             ss = {t for t, _, _ in toks if t is not None}
             n_content += sum(1 for t, _, _ in toks if t is not None)
             sent_sets.append(ss)
-            sent_pre.append({t[:PREFIX_LEN] for t in ss if len(t) >= PREFIX_LEN})
             sent_chunk.append(ci)
             sent_neg.append(any(_is_negation(low) for _, kind, low in toks if kind == WORD))
             cs |= ss
@@ -456,10 +498,16 @@ def default_score(
         chunk_sets.append(cs)
         chunk_pre.append({t[:PREFIX_LEN] for t in cs if len(t) >= PREFIX_LEN})
 
-    # --- rare query words absent from the context: their 1-edit variants in the context (typos, spelling variants)
+    chunk_first.append(len(sent_sets))
+
+    # --- variants of query terms in the context: 1-edit variants of rare words absent from it (typos, spelling
+    # variants) and related words (synonyms, derivations); antonyms (not query terms) of query terms absent from it
+    rel = load_relations() if relations is None else relations
     all_terms: set[str] = set().union(*chunk_sets)
     kinds = {t: k for t, k, _ in qtoks if t is not None}
     typos: dict[str, set[str]] = {}
+    related: dict[str, set[str]] = {}
+    antonyms: dict[str, set[str]] = {}
     for t, _ in qterms:
         if (
             kinds[t] == WORD
@@ -470,34 +518,58 @@ def default_score(
             alts = {u for u in all_terms if _edit1(t, u)}
             if alts:
                 typos[t] = alts
+        entry = rel.get(t)
+        if entry is None:
+            continue
+        if entry[0] & all_terms:
+            related[t] = set(entry[0] & all_terms)
+        if t not in all_terms and (entry[1] & all_terms) - seen.keys():
+            antonyms[t] = set(entry[1] & all_terms) - seen.keys()
+    variants = {t: typos.get(t, set()) | related.get(t, set()) for t in typos.keys() | related.keys()}
 
     # --- coverage = DOC_SHARE * document coverage + (1 - DOC_SHARE) * relation, times the polarity factor
+    contradicted: str | None = None  # the first query term whose antonym the best sentence holds
     if total > 0.0:
-        cov = [_coverage(qterms, total, [s], [p], typos) for s, p in zip(chunk_sets, chunk_pre)]
+        chunk_marks = [_marks(s, qterms, variants) for s in chunk_sets]
+        cov = [_coverage(qterms, total, m) for m in chunk_marks]
         i = max(range(len(cov)), key=cov.__getitem__)  # first best chunk
         doc_cov = cov[i]
         for j in range(len(chunks)):
             if j != i:
-                doc_cov = max(
-                    doc_cov,
-                    _coverage(qterms, total, [chunk_sets[i], chunk_sets[j]], [chunk_pre[i], chunk_pre[j]], typos),
-                )
+                doc_cov = max(doc_cov, _coverage(qterms, total, chunk_marks[i] | chunk_marks[j]))
         if sent_sets:
-            scov = [_coverage(qterms, total, [s], [p], typos) for s, p in zip(sent_sets, sent_pre)]
+            sent_marks = [_marks(s, qterms, variants) for s in sent_sets]
+            # a chunk's topic: the marks at least half of its sentences hold (chunks of >= 2 sentences); they count
+            # as present in each of its sentences, which often name the topic only by a pronoun
+            topic: list[set[Mark]] = []
+            for ci in range(len(chunks)):
+                own = sent_marks[chunk_first[ci] : chunk_first[ci + 1]]
+                held: dict[Mark, int] = {}
+                for marks in own:
+                    for mark in marks:
+                        held[mark] = held.get(mark, 0) + 1
+                topic.append({mk for mk, c in held.items() if 2 * c >= len(own)} if len(own) >= 2 else set())
+            scov = [_coverage(qterms, total, sent_marks[m] | topic[sent_chunk[m]]) for m in range(len(sent_sets))]
             k = max(range(len(scov)), key=scov.__getitem__)  # first best sentence
+            ck = sent_chunk[k]
             relation = scov[k]
+            far = 0.0  # best share of a sentence in another chunk or more than one sentence away
             for m in range(len(sent_sets)):
-                if sent_chunk[m] != sent_chunk[k]:
-                    relation = max(
-                        relation,
-                        _coverage(qterms, total, [sent_sets[k], sent_sets[m]], [sent_pre[k], sent_pre[m]], typos),
-                    )
+                if sent_chunk[m] != ck:
+                    relation = max(relation, _coverage(qterms, total, sent_marks[k] | topic[ck] | sent_marks[m]))
+                    far = max(far, scov[m])
+                elif abs(m - k) > 1:
+                    far = max(far, scov[m])
+            relation = min(1.0, relation + CONCENTRATION_BONUS * (scov[k] - far))
             polarity_ok = query_negated == sent_neg[k]
+            contradicted = next((t for t, _ in qterms if t in antonyms and antonyms[t] & sent_sets[k]), None)
         else:
             relation, polarity_ok = 0.0, not query_negated
         polarity = 1.0
         if not polarity_ok:
             polarity = NEGATION_FACTOR if query_negated else REVERSE_NEGATION_FACTOR
+        if contradicted is not None:
+            polarity *= CONTRADICTION_FACTOR
         combined = (DOC_SHARE * doc_cov + (1.0 - DOC_SHARE) * relation) * polarity
         coverage = combined**COVERAGE_POWER
     else:  # no content term in the query
@@ -546,6 +618,8 @@ def default_score(
             aspects.append(f"Identifier '{surface[t]}' from the query not found in context")
         elif t in typos:
             aspects.append(f"Query term '{surface[t]}' only matched as a spelling variant in context")
+        elif t in related:
+            aspects.append(f"Query term '{surface[t]}' only matched by a related word in context")
         elif len(t) >= PREFIX_LEN and t[:PREFIX_LEN] in all_pre:
             aspects.append(f"Query term '{surface[t]}' only partly matched in context")
         else:
@@ -557,6 +631,8 @@ def default_score(
             aspects.append("Query is negated but its best supporting sentence is not")
         else:
             aspects.append("Best supporting sentence is negated but the query is not")
+    if contradicted is not None:
+        aspects.append(f"Best supporting sentence holds an antonym of query term '{surface[contradicted]}'")
     if density < 0.5:
         aspects.append("Retrieved context lacks detailed information")
     if count < 1.0:

@@ -33,6 +33,7 @@ from .chunks import Chunk, ChunkLike, as_chunks
 from .config import ConfigSource, load_checker_config
 from .embeddings import EmbeddingAdapter, as_embedding_model
 from .term_statistics import TermStatistics
+from ._word_relations import english_word_relations
 
 __all__ = ["Level", "SufficiencyResult", "SufficientContextChecker", "TermStatistics"]
 
@@ -336,7 +337,7 @@ class SufficientContextChecker:
         statistics = term_statistics if term_statistics is not None else TermStatistics.english()
         # Ranges, names and scoring are validated in C++ (ValueError naming the field).
         self._core = _core.Checker(scoring, overrides, sufficient, partial, min_contexts, recency_days,
-                                   statistics._core)  # fmt: skip
+                                   statistics._core, english_word_relations())  # fmt: skip
         self._embedding_model = embedding_model
         self._embedder: EmbeddingAdapter | None = embedder
         self._overrides = dict(overrides)

@@ -17,6 +17,11 @@ const TermStatistics& empty_statistics() {
   return empty;
 }
 
+const WordRelations& empty_relations() {
+  static const WordRelations empty;
+  return empty;
+}
+
 void check_input(const CheckInput& input) {
   const std::size_t n = input.contents.size();
   if (!input.summaries.empty() && input.summaries.size() != n) {
@@ -35,8 +40,9 @@ void check_input(const CheckInput& input) {
 }  // namespace
 
 SufficiencyChecker::SufficiencyChecker(CheckerConfig config,
-                                       std::shared_ptr<const TermStatistics> statistics)
-    : config_(config), statistics_(std::move(statistics)) {
+                                       std::shared_ptr<const TermStatistics> statistics,
+                                       std::shared_ptr<const WordRelations> relations)
+    : config_(config), statistics_(std::move(statistics)), relations_(std::move(relations)) {
   validate(config_);
 }
 
@@ -46,7 +52,8 @@ CheckResult SufficiencyChecker::check(const CheckInput& input) const {
   CheckResult result =
       config_.scoring == Scoring::kReference
           ? reference_score(input, config_)
-          : default_score(input, config_, statistics_ ? *statistics_ : empty_statistics());
+          : default_score(input, config_, statistics_ ? *statistics_ : empty_statistics(),
+                          relations_ ? *relations_ : empty_relations());
   result.elapsed_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return result;

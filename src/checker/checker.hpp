@@ -8,6 +8,7 @@
 #include "checker/check_types.hpp"
 #include "checker/config.hpp"
 #include "checker/term_statistics.hpp"
+#include "checker/word_relations.hpp"
 
 namespace sc::checker {
 
@@ -17,10 +18,13 @@ class SufficiencyChecker {
  public:
   /// Validates `config` (std::invalid_argument naming the field). `statistics` weighs terms by
   /// rarity in default scoring; nullptr means no statistics (every term weighs as unknown).
-  SufficiencyChecker(CheckerConfig config, std::shared_ptr<const TermStatistics> statistics);
+  /// `relations` gives related words and antonyms to default scoring; nullptr means none.
+  SufficiencyChecker(CheckerConfig config, std::shared_ptr<const TermStatistics> statistics,
+                     std::shared_ptr<const WordRelations> relations = nullptr);
 
   const CheckerConfig& config() const noexcept { return config_; }
   const std::shared_ptr<const TermStatistics>& statistics() const noexcept { return statistics_; }
+  const std::shared_ptr<const WordRelations>& relations() const noexcept { return relations_; }
 
   /// Scores one check. Throws std::invalid_argument for bad per-check values (min_contexts < 1,
   /// recency_days <= 0, non-finite embeddings, mismatched array sizes).
@@ -36,6 +40,7 @@ class SufficiencyChecker {
  private:
   CheckerConfig config_;
   std::shared_ptr<const TermStatistics> statistics_;
+  std::shared_ptr<const WordRelations> relations_;
 };
 
 }  // namespace sc::checker

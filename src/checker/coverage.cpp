@@ -3,11 +3,11 @@
 namespace sc::checker {
 
 void CoverageSets::reset(const std::vector<double>& weights, double total_weight,
-                         const std::vector<char>& typo,
+                         const std::vector<char>& variant,
                          const std::vector<std::int32_t>& prefix_group) {
   weights_ = weights;
   total_ = total_weight;
-  typo_ = typo;
+  variant_ = variant;
   group_ = prefix_group;
   words_ = weights.empty() ? 1 : (weights.size() + 63) / 64;
   sets_ = 0;
@@ -25,15 +25,29 @@ void CoverageSets::merge(std::size_t dst, std::size_t src) noexcept {
   for (std::size_t i = 0; i < 3 * words_; ++i) d[i] |= s[i];
 }
 
-double CoverageSets::coverage(std::size_t a, std::size_t b) const noexcept {
+void CoverageSets::mark_topic(std::size_t dst, std::size_t first, std::size_t count) noexcept {
+  std::uint64_t* d = bits_.data() + dst * 3 * words_;
+  for (std::size_t i = 0; i < 3 * words_; ++i) {
+    std::uint64_t any_bits = 0;
+    for (std::size_t k = 0; k < count; ++k) any_bits |= bits_[(first + k) * 3 * words_ + i];
+    for (; any_bits != 0; any_bits &= any_bits - 1) {
+      const std::uint64_t bit = any_bits & (~any_bits + 1);  // lowest set bit
+      std::size_t held = 0;
+      for (std::size_t k = 0; k < count; ++k) held += (bits_[(first + k) * 3 * words_ + i] & bit) != 0;
+      if (2 * held >= count) d[i] |= bit;
+    }
+  }
+}
+
+double CoverageSets::coverage(std::size_t a, std::size_t b, std::size_t c) const noexcept {
   double got = 0.0;
   for (std::size_t t = 0; t < weights_.size(); ++t) {
     const double w = weights_[t];
-    if (either(a, b, 0, t)) {
+    if (any(a, b, c, 0, t)) {
       got += w;
-    } else if (typo_[t] && either(a, b, 1, t)) {
-      got += kTypoCredit * w;
-    } else if (group_[t] >= 0 && either(a, b, 2, static_cast<std::size_t>(group_[t]))) {
+    } else if (variant_[t] && any(a, b, c, 1, t)) {
+      got += kVariantCredit * w;
+    } else if (group_[t] >= 0 && any(a, b, c, 2, static_cast<std::size_t>(group_[t]))) {
       got += kPrefixCredit * w;
     }
   }

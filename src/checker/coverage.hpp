@@ -7,21 +7,21 @@
 
 namespace sc::checker {
 
-inline constexpr double kTypoCredit = 0.75;   // a rare term matched by a one-edit variant
+inline constexpr double kVariantCredit = 0.75;  // a term matched by a spelling variant or related word
 inline constexpr double kPrefixCredit = 0.5;  // a term matched by its first 5 code points only
 
-/// Which query terms each term set (a sentence or a chunk) holds: whole, as a spelling variant,
-/// or by prefix. Sets are bit rows over the query's terms (and prefix groups), so the coverage
+/// Which query terms each term set (a sentence or a chunk) holds: whole, as a variant (a one-edit
+/// spelling variant of a rare term, or a related word), or by prefix. Sets are bit rows over the query's terms (and prefix groups), so the coverage
 /// of a set or of the union of two costs one pass over the query terms.
 class CoverageSets {
  public:
   /// Forgets every set and configures the query: weight of each term, whether it matches by
-  /// spelling variant (`typo`) and its prefix group (-1: none).
-  void reset(const std::vector<double>& weights, double total_weight, const std::vector<char>& typo,
-             const std::vector<std::int32_t>& prefix_group);
+  /// variant and its prefix group (-1: none).
+  void reset(const std::vector<double>& weights, double total_weight,
+             const std::vector<char>& variant, const std::vector<std::int32_t>& prefix_group);
 
-  /// Replaces the typo flags (known only once the whole context is read); keeps the sets.
-  void set_typo_terms(const std::vector<char>& typo) { typo_ = typo; }
+  /// Replaces the variant flags (known only once the whole context is read); keeps the sets.
+  void set_variant_terms(const std::vector<char>& variant) { variant_ = variant; }
 
   /// Appends an empty set; returns its index.
   std::size_t add_set();
@@ -33,7 +33,7 @@ class CoverageSets {
   std::size_t size() const noexcept { return sets_; }
 
   void set_exact(std::size_t set, std::size_t term) noexcept { set_bit(set, 0, term); }
-  void set_typo(std::size_t set, std::size_t term) noexcept { set_bit(set, 1, term); }
+  void set_variant(std::size_t set, std::size_t term) noexcept { set_bit(set, 1, term); }
   void set_prefix(std::size_t set, std::size_t group) noexcept { set_bit(set, 2, group); }
   bool has_exact(std::size_t set, std::size_t term) const noexcept { return bit(set, 0, term); }
   bool has_prefix_group(std::size_t set, std::size_t group) const noexcept {
@@ -43,10 +43,14 @@ class CoverageSets {
   /// dst |= src.
   void merge(std::size_t dst, std::size_t src) noexcept;
 
-  /// Weighted share of the query terms in set `a` (or in the union of `a` and `b` when b != npos):
-  /// credit 1 for a whole match, else kTypoCredit for a variant of a typo term, else
+  /// Sets in `dst` every mark (whole, variant or prefix of a query term) that at least half of
+  /// the sets first, first + 1, ..., first + count - 1 hold: the topic of a chunk's sentences.
+  void mark_topic(std::size_t dst, std::size_t first, std::size_t count) noexcept;
+
+  /// Weighted share of the query terms in the union of sets `a`, `b` and `c` (npos: absent):
+  /// credit 1 for a whole match, else kVariantCredit for a variant of a term with variants, else
   /// kPrefixCredit for a shared prefix; summed in term order and divided by the total weight.
-  double coverage(std::size_t a, std::size_t b = npos) const noexcept;
+  double coverage(std::size_t a, std::size_t b = npos, std::size_t c = npos) const noexcept;
 
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
@@ -57,13 +61,15 @@ class CoverageSets {
   bool bit(std::size_t set, std::size_t kind, std::size_t index) const noexcept {
     return (bits_[(set * 3 + kind) * words_ + index / 64] >> (index % 64)) & 1ULL;
   }
-  bool either(std::size_t a, std::size_t b, std::size_t kind, std::size_t index) const noexcept {
-    return bit(a, kind, index) || (b != npos && bit(b, kind, index));
+  bool any(std::size_t a, std::size_t b, std::size_t c, std::size_t kind,
+           std::size_t index) const noexcept {
+    return bit(a, kind, index) || (b != npos && bit(b, kind, index)) ||
+           (c != npos && bit(c, kind, index));
   }
 
   std::vector<double> weights_;
   double total_ = 0.0;
-  std::vector<char> typo_;
+  std::vector<char> variant_;
   std::vector<std::int32_t> group_;
   std::size_t words_ = 1;
   std::size_t sets_ = 0;

@@ -17,6 +17,7 @@
 #include "checker/scanner.hpp"
 #include "checker/signals.hpp"
 #include "checker/vocabulary.hpp"
+#include "checker/word_relations.hpp"
 #include "text/tokenizer.hpp"
 
 namespace sc::checker {
@@ -35,11 +36,15 @@ struct Scratch {
   std::vector<std::uint32_t> flat_terms;      // context term ids by sentence (repeats kept)
   std::vector<std::uint32_t> sentence_begin;  // index into flat_terms, one per sentence + end
   std::vector<std::uint32_t> sentence_chunk;
+  std::vector<std::uint32_t> chunk_first;  // index of each chunk's first sentence, one per chunk + end
   std::vector<char> sentence_negated;
   std::vector<double> weights;
-  std::vector<char> typo;
+  std::vector<char> typo;     // query term: a rare word with one-edit variants in the context
+  std::vector<char> related;  // query term: a related word is in the context
+  std::vector<char> variant;  // typo or related: variant marks earn credit
   std::vector<std::int32_t> group;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> variants;  // (context term id, query index)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> antonyms;  // (context term id, query index)
   std::vector<double> cov;
   std::vector<double> scov;
 };
@@ -99,7 +104,7 @@ std::size_t first_argmax(const std::vector<double>& values) noexcept {
 }  // namespace
 
 CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
-                          const TermStatistics& statistics) {
+                          const TermStatistics& statistics, const WordRelations& relations) {
   CheckResult result;
   const std::size_t n = input.contents.size();
   const long long min_contexts = input.min_contexts.value_or(config.min_contexts);
@@ -140,9 +145,11 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   if (lexical) s.relevance.set_query(q.ngram_words, kRelevanceScale);
   const bool ngrams = lexical && !s.relevance.empty();
 
-  // Typo flags are known only after the scan; the sets are configured now and updated later.
+  // Variant flags are known only after the scan; the sets are configured now and updated later.
   s.typo.assign(n_terms, 0);
-  s.sets.reset(s.weights, q.total_weight, s.typo, s.group);
+  s.related.assign(n_terms, 0);
+  s.variant.assign(n_terms, 0);
+  s.sets.reset(s.weights, q.total_weight, s.variant, s.group);
 
   // --- one pass over every chunk: sentences, tokens, term sets, n-gram relevance
   if (++s.epoch == 0) {  // wrapped: old stamps could collide
@@ -153,6 +160,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   s.flat_terms.clear();
   s.sentence_begin.clear();
   s.sentence_chunk.clear();
+  s.chunk_first.clear();
   s.sentence_negated.clear();
   std::size_t n_tokens = 0;
   std::size_t n_content = 0;
@@ -195,6 +203,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     }
   };
   for (std::size_t c = 0; c < n; ++c) {
+    s.chunk_first.push_back(static_cast<std::uint32_t>(s.sentence_chunk.size()));
     begin_sentence(c);
     const std::size_t sentences = scan_chunk(input.contents[c], on_token, [&]() {
       end_sentence();
@@ -212,26 +221,49 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   const double relevance_raw = ngrams ? s.relevance.best() : 0.0;
   const std::size_t n_sentences = s.sentence_chunk.size();
   s.sentence_begin.push_back(static_cast<std::uint32_t>(s.flat_terms.size()));
+  s.chunk_first.push_back(static_cast<std::uint32_t>(n_sentences));
 
-  // --- rare query words absent from the context: their one-edit variants in the context
+  // --- variants of query terms in the context: one-edit variants of rare words absent from it
+  // (typos, spelling variants) and related words (synonyms, derivations); antonyms of query terms
+  // absent from it
   s.variants.clear();
+  s.antonyms.clear();
+  const auto context_term = [&](std::uint32_t word) {
+    const std::uint32_t id = vocabulary.find_term(relations.word(word));
+    return id != kNoTerm && seen_in_context(s, id) ? id : kNoTerm;
+  };
   for (std::size_t t = 0; t < n_terms; ++t) {
     const QueryTerm& term = q.terms[t];
-    if (term.kind != text::TokenKind::Word || term.length < kTypoMinLength ||
-        seen_in_context(s, term.term) || !(term.zipf < kTypoMaxZipf)) {
-      continue;
-    }
+    const auto index = static_cast<std::uint32_t>(t);
     const std::string_view word = vocabulary.term(term.term);
-    for (const std::uint32_t other : s.context_terms) {
-      if (one_edit_apart(word, vocabulary.term(other))) {
-        s.variants.emplace_back(other, static_cast<std::uint32_t>(t));
-        s.typo[t] = 1;
+    const bool absent = !seen_in_context(s, term.term);
+    if (absent && term.kind == text::TokenKind::Word && term.length >= kTypoMinLength &&
+        term.zipf < kTypoMaxZipf) {
+      for (const std::uint32_t other : s.context_terms) {
+        if (one_edit_apart(word, vocabulary.term(other))) {
+          s.variants.emplace_back(other, index);
+          s.typo[t] = 1;
+        }
+      }
+    }
+    for (const std::uint32_t other : relations.related(word)) {
+      const std::uint32_t id = context_term(other);
+      if (id == kNoTerm) continue;
+      s.variants.emplace_back(id, index);
+      s.related[t] = 1;
+    }
+    if (!absent) continue;
+    for (const std::uint32_t other : relations.antonyms(word)) {
+      const std::uint32_t id = context_term(other);
+      if (id != kNoTerm && !(id < s.slot_of_term.size() && s.slot_of_term[id] >= 0)) {
+        s.antonyms.emplace_back(id, index);
       }
     }
   }
   if (!s.variants.empty()) {
+    for (std::size_t t = 0; t < n_terms; ++t) s.variant[t] = s.typo[t] | s.related[t];
     std::sort(s.variants.begin(), s.variants.end());
-    s.sets.set_typo_terms(s.typo);
+    s.sets.set_variant_terms(s.variant);
   }
 
   // Sentence sets come after the n chunk sets; each chunk's set is the union of its sentences'.
@@ -242,10 +274,20 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
         const std::uint32_t id = s.flat_terms[i];
         auto it = std::lower_bound(s.variants.begin(), s.variants.end(),
                                    std::make_pair(id, std::uint32_t{0}));
-        for (; it != s.variants.end() && it->first == id; ++it) s.sets.set_typo(set, it->second);
+        for (; it != s.variants.end() && it->first == id; ++it) s.sets.set_variant(set, it->second);
       }
     }
     s.sets.merge(s.sentence_chunk[k], set);
+  }
+  // Sets n + n_sentences + c: chunk c's topic, the marks at least half its sentences hold (chunks
+  // of two or more sentences). They count as present in each of its sentences, which often name
+  // the topic only by a pronoun.
+  const std::size_t topic0 = n + n_sentences;
+  for (std::size_t c = 0; c < n; ++c) {
+    const std::size_t topic = s.sets.add_set();
+    const std::size_t first = s.chunk_first[c];
+    const std::size_t count = s.chunk_first[c + 1] - first;
+    if (count >= 2) s.sets.mark_topic(topic, n + first, count);
   }
 
   // --- coverage = (.35 document coverage + .65 relation) x polarity, squared
@@ -253,6 +295,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   double relation = 1.0;
   double coverage = 1.0;
   bool polarity_ok = true;
+  std::int32_t contradicted = -1;  // a query term whose antonym the best sentence holds
   if (q.total_weight > 0.0) {
     std::vector<double>& cov = s.cov;
     cov.resize(n);
@@ -265,21 +308,38 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     if (n_sentences > 0) {
       std::vector<double>& scov = s.scov;
       scov.resize(n_sentences);
-      for (std::size_t k = 0; k < n_sentences; ++k) scov[k] = s.sets.coverage(n + k);
+      for (std::size_t k = 0; k < n_sentences; ++k) {
+        scov[k] = s.sets.coverage(n + k, topic0 + s.sentence_chunk[k]);
+      }
       const std::size_t best = first_argmax(scov);
+      const std::uint32_t best_chunk_of = s.sentence_chunk[best];
       relation = scov[best];
+      double far = 0.0;  // best share of a sentence in another chunk or > 1 sentence away
       for (std::size_t m = 0; m < n_sentences; ++m) {
-        if (s.sentence_chunk[m] != s.sentence_chunk[best]) {
-          relation = std::max(relation, s.sets.coverage(n + best, n + m));
+        if (s.sentence_chunk[m] != best_chunk_of) {
+          relation = std::max(relation, s.sets.coverage(n + best, topic0 + best_chunk_of, n + m));
+          far = std::max(far, scov[m]);
+        } else if (m + 1 < best || m > best + 1) {
+          far = std::max(far, scov[m]);
         }
       }
+      // Concentration: one place that answers beats the same terms spread evenly.
+      relation = std::min(1.0, relation + kConcentrationBonus * (scov[best] - far));
       polarity_ok = q.negated == (s.sentence_negated[best] != 0);
+      for (std::uint32_t i = s.sentence_begin[best]; i < s.sentence_begin[best + 1]; ++i) {
+        for (const auto& [id, index] : s.antonyms) {
+          if (id == s.flat_terms[i] && (contradicted < 0 || index < static_cast<std::uint32_t>(contradicted))) {
+            contradicted = static_cast<std::int32_t>(index);
+          }
+        }
+      }
     } else {
       relation = 0.0;
       polarity_ok = !q.negated;
     }
     double polarity = 1.0;
     if (!polarity_ok) polarity = q.negated ? kNegationFactor : kReverseNegationFactor;
+    if (contradicted >= 0) polarity *= kContradictionFactor;
     const double combined = (kDocShare * doc_cov + (1.0 - kDocShare) * relation) * polarity;
     coverage = python_pow(combined, kCoveragePower);
   }
@@ -337,6 +397,8 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
       suffix = "' from the query not found in context";
     } else if (s.typo[t]) {
       suffix = "' only matched as a spelling variant in context";
+    } else if (s.related[t]) {
+      suffix = "' only matched by a related word in context";
     } else if (s.group[t] >= 0) {
       bool partly = false;
       for (std::size_t c = 0; c < n && !partly; ++c) {
@@ -352,6 +414,11 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   if (!polarity_ok) {
     result.missing_aspects.emplace_back(q.negated ? explain::kQueryNegated
                                                   : explain::kEvidenceNegated);
+  }
+  if (contradicted >= 0) {
+    result.missing_aspects.push_back(
+        explain::quoted("Best supporting sentence holds an antonym of query term '",
+                        q.terms[static_cast<std::size_t>(contradicted)].surface, "'"));
   }
   if (density < 0.5) result.missing_aspects.emplace_back(explain::kThinContext);
   if (count < 1.0) result.missing_aspects.push_back(explain::too_few_contexts(n, min_contexts));

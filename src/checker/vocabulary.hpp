@@ -63,6 +63,11 @@ class Vocabulary {
   /// The id of `term` among the terms, adding it when new.
   std::uint32_t intern_term(std::string_view term) { return terms_.intern(term); }
   std::string_view term(std::uint32_t id) const { return terms_.terms()[id]; }
+  /// The id of `term` if some token has produced it; kNoTerm otherwise. Never inserts.
+  std::uint32_t find_term(std::string_view term) const noexcept {
+    const auto id = terms_.find(term);
+    return id ? *id : kNoTerm;
+  }
   std::size_t term_count() const noexcept { return terms_.size(); }
   std::size_t prefix_count() const noexcept { return prefixes_.size(); }
   /// Distinct token spellings analyzed so far.

@@ -1,0 +1,58 @@
+#include "checker/word_relations.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace sc::checker {
+namespace {
+
+void add_words(std::string_view list, text::TermInterner& words, std::vector<std::uint32_t>& out) {
+  std::size_t pos = 0;
+  while (pos < list.size()) {
+    std::size_t end = list.find(' ', pos);
+    if (end == std::string_view::npos) end = list.size();
+    if (end > pos) out.push_back(words.intern(list.substr(pos, end - pos)));
+    pos = end + 1;
+  }
+}
+
+}  // namespace
+
+WordRelations WordRelations::from_tsv(std::string_view tsv) {
+  WordRelations relations;
+  std::size_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos < tsv.size()) {
+    std::size_t end = tsv.find('\n', pos);
+    if (end == std::string_view::npos) end = tsv.size();
+    std::string_view line = tsv.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || line.front() == '#') continue;
+    const std::size_t tab1 = line.find('\t');
+    const std::size_t tab2 = tab1 == std::string_view::npos ? tab1 : line.find('\t', tab1 + 1);
+    if (tab1 == 0 || tab2 == std::string_view::npos ||
+        line.find('\t', tab2 + 1) != std::string_view::npos) {
+      throw std::invalid_argument("word relations line " + std::to_string(line_no) +
+                                  ": expected 'stem<TAB>related<TAB>antonyms'; got '" +
+                                  std::string(line) + "'");
+    }
+    const std::uint32_t key = relations.keys_.intern(line.substr(0, tab1));
+    if (key == relations.entries_.size()) relations.entries_.emplace_back();
+    Entry& entry = relations.entries_[key];
+    add_words(line.substr(tab1 + 1, tab2 - tab1 - 1), relations.words_, entry.related);
+    add_words(line.substr(tab2 + 1), relations.words_, entry.antonyms);
+  }
+  return relations;
+}
+
+WordRelations::Links WordRelations::links(std::string_view term, bool antonyms) const noexcept {
+  const auto key = keys_.find(term);
+  if (!key) return {};
+  const std::vector<std::uint32_t>& ids =
+      antonyms ? entries_[*key].antonyms : entries_[*key].related;
+  return {ids.data(), ids.data() + ids.size()};
+}
+
+}  // namespace sc::checker

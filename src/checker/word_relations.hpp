@@ -1,0 +1,59 @@
+/// @brief WordRelations: related words and antonyms by stem (data/english_relations.tsv).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "text/interner.hpp"
+
+namespace sc::checker {
+
+/// Which terms (Porter2 stems, as the checker makes them) are related to a term (synonyms and
+/// derivations: credited like a spelling variant in default coverage) and which are its antonyms
+/// (a contradiction when the evidence holds one and never the query's term). Immutable once
+/// built: one object serves every checker and thread of a process.
+class WordRelations {
+ public:
+  /// The terms a lookup returns: ids into words().
+  struct Links {
+    const std::uint32_t* begin_ = nullptr;
+    const std::uint32_t* end_ = nullptr;
+    const std::uint32_t* begin() const noexcept { return begin_; }
+    const std::uint32_t* end() const noexcept { return end_; }
+    bool empty() const noexcept { return begin_ == end_; }
+    std::size_t size() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
+  };
+
+  /// No relations.
+  WordRelations() = default;
+
+  /// Parses `stem<TAB>related<TAB>antonyms` lines, the lists space-separated and either may be
+  /// empty. Blank lines and lines starting with '#' are skipped; a repeated stem adds to its lists.
+  /// Throws std::invalid_argument naming the line when it does not have exactly three fields or
+  /// its stem is empty.
+  static WordRelations from_tsv(std::string_view tsv);
+
+  Links related(std::string_view term) const noexcept { return links(term, false); }
+  Links antonyms(std::string_view term) const noexcept { return links(term, true); }
+
+  /// The term of an id from related() or antonyms().
+  std::string_view word(std::uint32_t id) const { return words_.term(id); }
+
+  /// Stems with at least one relation.
+  std::size_t size() const noexcept { return entries_.size(); }
+
+ private:
+  struct Entry {
+    std::vector<std::uint32_t> related;
+    std::vector<std::uint32_t> antonyms;
+  };
+  Links links(std::string_view term, bool antonyms) const noexcept;
+
+  text::TermInterner keys_;    // stems with relations; id -> entries_
+  text::TermInterner words_;   // every stem named in a list
+  std::vector<Entry> entries_;
+};
+
+}  // namespace sc::checker
