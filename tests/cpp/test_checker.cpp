@@ -16,11 +16,16 @@ namespace {
 namespace ck = sc::checker;
 
 ck::SufficiencyChecker make_checker(ck::Scoring scoring,
-                                    std::shared_ptr<const ck::TermStatistics> stats = nullptr) {
+                                    std::shared_ptr<const ck::TermStatistics> stats = nullptr,
+                                    std::shared_ptr<const ck::WordRelations> relations = nullptr) {
   ck::CheckerConfig config;
   config.scoring = scoring;
   config.weights = ck::default_weights(scoring);
-  return ck::SufficiencyChecker(config, std::move(stats));
+  return ck::SufficiencyChecker(config, std::move(stats), std::move(relations));
+}
+
+std::shared_ptr<const ck::WordRelations> relations(std::string_view tsv) {
+  return std::make_shared<const ck::WordRelations>(ck::WordRelations::from_tsv(tsv));
 }
 
 ck::CheckInput input(std::string_view query, std::vector<std::string_view> contents) {
@@ -216,9 +221,9 @@ TEST(CheckerDefault, NumbersIdentifiersVariantsAndPrefixes) {
             (Strings{"Number '420' from the query not found in context",
                      "Identifier 'ipc_420' from the query not found in context",
                      "Query term 'zorblax' only matched as a spelling variant in context",
-                     "Query term 'photosynthesis' only partly matched in context",
-                     "Query terms never appear together in one sentence"}));
-  // Without statistics every term weighs 6: credits 1 + 0 + 0 + .75 + .5 of 5 terms.
+                     "Query term 'photosynthesis' only partly matched in context"}));
+  // (Relation .45 + the concentration bonus .25 x .45 of a lone sentence reaches .5625: no "never
+  // together" aspect.) Without statistics every term weighs 6: credits 1 + 0 + 0 + .75 + .5 of 5 terms.
   EXPECT_DOUBLE_EQ(r.doc_coverage, (6.0 + 0.75 * 6.0 + 0.5 * 6.0) / 30.0);
 }
 
@@ -242,16 +247,82 @@ TEST(CheckerDefault, NegationMismatchCostsCoverage) {
 
 TEST(CheckerDefault, RelationNeedsTermsTogether) {
   const ck::SufficiencyChecker checker = make_checker(ck::Scoring::kDefault);
-  const ck::CheckResult apart = checker.check(input("zebra stripes", {"A zebra. Stripes."}));
-  const ck::CheckResult together = checker.check(input("zebra stripes", {"A zebra with stripes."}));
+  // Sentences 0 and 2 hold half each; neither term is in half the sentences (no topic); the far
+  // sentence 2 is as good as the best, so no concentration bonus.
+  const ck::CheckResult apart =
+      checker.check(input("zebra stripes", {"A zebra. Grass grows. Stripes."}));
+  const ck::CheckResult together =
+      checker.check(input("zebra stripes", {"A zebra with stripes. Grass grows. Rain falls."}));
   EXPECT_DOUBLE_EQ(apart.doc_coverage, 1.0);
-  EXPECT_DOUBLE_EQ(apart.relation, 0.5);  // one sentence holds half; both are in the same chunk
+  EXPECT_DOUBLE_EQ(apart.relation, 0.5);
   EXPECT_DOUBLE_EQ(together.relation, 1.0);
   EXPECT_LT(apart.score, together.score);
   // In two chunks, the best sentence pairs with a sentence of the other chunk (multi-hop).
   const ck::CheckResult hop = checker.check(input("zebra stripes", {"A zebra.", "Stripes."}));
   EXPECT_DOUBLE_EQ(hop.relation, 1.0);
   EXPECT_DOUBLE_EQ(hop.doc_coverage, 1.0);
+}
+
+TEST(CheckerDefault, ChunkTopicCountsInEachOfItsSentences) {
+  const ck::SufficiencyChecker checker = make_checker(ck::Scoring::kDefault);
+  // "zebra" is in 2 of 3 sentences: the chunk's topic, so "They have stripes." answers it all.
+  const ck::CheckResult topic = checker.check(
+      input("zebra stripes", {"Zebras live in Africa. Zebras eat grass. They have stripes."}));
+  EXPECT_DOUBLE_EQ(topic.relation, 1.0);
+  // In 1 of 3 it is not the topic: the best sentence holds half, and so does a far one.
+  const ck::CheckResult once = checker.check(
+      input("zebra stripes", {"Zebras live in Africa. Lions eat meat. They have stripes."}));
+  EXPECT_DOUBLE_EQ(once.relation, 0.5);
+}
+
+TEST(CheckerDefault, ConcentrationBonusRewardsOnePlaceThatAnswers) {
+  const ck::SufficiencyChecker checker = make_checker(ck::Scoring::kDefault);
+  // Best sentence 2/3; the far sentence (two away) holds 0 or 1/3: bonus .25 x the difference.
+  const ck::CheckResult alone = checker.check(
+      input("zebra stripes lion", {"A zebra with stripes. Grass grows. Rain falls."}));
+  EXPECT_NEAR(alone.relation, 2.0 / 3.0 + 0.25 * (2.0 / 3.0), 1e-12);
+  const ck::CheckResult echoed = checker.check(
+      input("zebra stripes lion", {"A zebra with stripes. Grass grows. A zebra runs."}));
+  EXPECT_NEAR(echoed.relation, 2.0 / 3.0 + 0.25 * (2.0 / 3.0 - 1.0 / 3.0), 1e-12);
+  // The adjacent sentence does not count as far ("zebra" in 2 of 5 sentences is not the topic).
+  const ck::CheckResult next = checker.check(input(
+      "zebra stripes lion",
+      {"A zebra with stripes. A zebra runs. Rain falls. Snow melts. Wind blows."}));
+  EXPECT_NEAR(next.relation, 2.0 / 3.0 + 0.25 * (2.0 / 3.0), 1e-12);
+}
+
+TEST(CheckerDefault, RelatedWordEarnsVariantCredit) {
+  const auto table = relations("growth\tincreas\t\n");
+  const ck::CheckResult with = make_checker(ck::Scoring::kDefault, nullptr, table)
+                                   .check(input("zebra growth", {"Zebras increase."}));
+  EXPECT_DOUBLE_EQ(with.doc_coverage, (6.0 + 0.75 * 6.0) / 12.0);
+  EXPECT_EQ(with.missing_aspects.front(),
+            "Query term 'growth' only matched by a related word in context");
+  const ck::CheckResult without =
+      make_checker(ck::Scoring::kDefault).check(input("zebra growth", {"Zebras increase."}));
+  EXPECT_DOUBLE_EQ(without.doc_coverage, 6.0 / 12.0);
+}
+
+TEST(CheckerDefault, AntonymOfAnAbsentQueryTermContradicts) {
+  const auto table = relations("increas\tgain\tdecreas\n");
+  const ck::SufficiencyChecker checker = make_checker(ck::Scoring::kDefault, nullptr, table);
+  const ck::CheckResult r = checker.check(input("Did exports increase?", {"Exports decreased."}));
+  const double combined = (0.35 * 0.5 + 0.65 * (0.5 + 0.25 * 0.5)) * 0.5;
+  EXPECT_NEAR(r.signals.coverage, combined * combined, 1e-12);
+  EXPECT_EQ(r.missing_aspects.back() == "Retrieved context lacks detailed information"
+                ? r.missing_aspects[r.missing_aspects.size() - 2]
+                : r.missing_aspects.back(),
+            "Best supporting sentence holds an antonym of query term 'increase'");
+  // When the query names both, the antonym is a query term: no contradiction.
+  const ck::CheckResult both =
+      checker.check(input("Did exports increase or decrease?", {"Exports decreased."}));
+  for (const std::string& aspect : both.missing_aspects) {
+    EXPECT_EQ(aspect.find("antonym"), std::string::npos) << aspect;
+  }
+  // Without the table nothing is contradicted.
+  const ck::CheckResult plain =
+      make_checker(ck::Scoring::kDefault).check(input("Did exports increase?", {"Exports decreased."}));
+  EXPECT_NEAR(plain.signals.coverage, (combined * 2.0) * (combined * 2.0), 1e-12);
 }
 
 TEST(CheckerDefault, RecencyFromTimestampsAndRenormalisedWithout) {

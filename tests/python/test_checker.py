@@ -76,6 +76,24 @@ def test_default_explains_missing_numbers_and_identifiers() -> None:
     assert "Identifier 'ipc_420' from the query not found in context" in r.missing_aspects
 
 
+def test_default_credits_related_words_and_flags_antonyms() -> None:
+    checker = SufficientContextChecker()
+    related = checker.check_sufficiency("How large was the growth of exports?", ["Exports saw a big increase."])
+    plain = checker.check_sufficiency("How large was the growth of exports?", ["Exports saw a plain rally."])
+    assert "Query term 'growth' only matched by a related word in context" in related.missing_aspects
+    assert "Query term 'large' only matched by a related word in context" in related.missing_aspects
+    assert related.signals["coverage"] > plain.signals["coverage"]
+    assert related.missing_terms == ["large", "growth"]  # terms themselves are still missing
+
+    contradicted = checker.check_sufficiency("Did exports increase in 2020?", ["Exports decreased in 2020."])
+    neutral = checker.check_sufficiency("Did exports increase in 2020?", ["Exports rallied in 2020."])
+    assert "Best supporting sentence holds an antonym of query term 'increase'" in contradicted.missing_aspects
+    assert contradicted.signals["coverage"] == pytest.approx(neutral.signals["coverage"] * 0.5**2)
+    # Asking about both directions is no contradiction.
+    both = checker.check_sufficiency("Did exports increase or decrease?", ["Exports decreased."])
+    assert not any("antonym" in a for a in both.missing_aspects)
+
+
 def test_thresholds_set_the_level() -> None:
     r = SufficientContextChecker().check_sufficiency("zebra", ["zebra"])
     for thresholds, level in (((0.99, 0.5), "partial"), ((1.0, 0.99), "insufficient"), ((r.score, 0.0), "sufficient")):

@@ -18,7 +18,8 @@ FREQ = rc.load_freq_table()
 NOW = 1_700_000_000.0
 
 # Words that exercise every rule: stop words and negations, stems, numbers and identifiers, typo and prefix
-# variants of rare words, Unicode letters (folding, Kelvin sign, dotted I, sharp s), CJK, apostrophes.
+# variants of rare words, Unicode letters (folding, Kelvin sign, dotted I, sharp s), CJK, apostrophes, and words
+# with related words and antonyms in the packaged relations (increase/growth/decrease, large/big/small, win/lose).
 VOCAB = [
     "the", "The", "is", "not", "never", "no", "cannot", "without", "don't", "isn\u2019t", "what", "who", "when",
     "penalty", "penalties", "cheating", "cheats", "punished", "punishment", "section", "Section", "420", "421",
@@ -26,6 +27,7 @@ VOCAB = [
     "photosynthetic", "running", "runs", "caf\u00e9", "CAF\u00c9", "Stra\u00dfe", "STRASSE", "\u212aelvin",
     "\u0130stanbul", "istanbul", "\u65e5\u672c", "na\u00efve", "r\u00e9sum\u00e9", "Arthur's", "dogs'", "x",
     "ab", "abc", "e.g.", "U.S.", "state-of-the-art", "graze", "grazes", "zebra", "zebras", "stripes",
+    "increase", "increased", "growth", "decrease", "decreased", "large", "big", "small", "win", "won", "lose",
 ]  # fmt: skip
 SEPARATORS = [" ", " ", " ", ", ", ". ", "! ", "? ", '." ', ".) ", "\n", " \u2014 ", "; ", "\u3000", ".\u201d "]
 RAW_CHARS = st.characters(blacklist_categories=("Cs",))
@@ -99,6 +101,8 @@ def test_reference_scoring_equals_the_original_formula(query: str, chunks: list[
          weights=None)  # fmt: skip
 @example(query="Isn't cheating punished?", chunks=[{"content": "Cheating is punished. Not here."}],
          min_contexts=1, recency_days=365.0, weights=None)  # fmt: skip
+@example(query="Did the large zebras increase?", chunks=[{"content": "Big zebras graze. Zebras decreased. Growth."},
+         {"content": "Small zebras win. Zebras lose."}], min_contexts=1, recency_days=365.0, weights=None)  # fmt: skip
 def test_default_scoring_equals_the_spec(
     query: str, chunks: list[dict[str, Any]], min_contexts: int, recency_days: float, weights: dict[str, float] | None
 ) -> None:
@@ -203,3 +207,16 @@ def test_dataset_rows_are_bit_exact() -> None:
         want = rc.default_score(query, [{"content": content}], freq_table=FREQ)
         assert got.score == want["score"]
         assert got.missing_aspects == want["missing_aspects"]
+
+
+def test_packaged_relations_read_the_same_in_cpp_and_python() -> None:
+    from sufficient_context._word_relations import english_word_relations
+
+    table = english_word_relations()
+    oracle = rc.load_relations()
+    assert len(table) == len(oracle) > 30_000
+    for stem in ("increas", "larg", "win", "growth", "begin"):
+        related, antonyms = oracle[stem]
+        assert set(table.related(stem)) == related
+        assert set(table.antonyms(stem)) == antonyms
+    assert "decreas" in oracle["increas"][1] and "small" in oracle["larg"][1]
