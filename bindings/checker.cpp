@@ -201,11 +201,15 @@ void sc::bindings::bind_checker(py::module_& m) {
                   py::call_guard<py::gil_scoped_release>())
       .def(
           "related",
-          [](const ck::WordRelations& r, std::string_view term) { return words_of(r, r.related(term)); },
+          [](const ck::WordRelations& r, std::string_view term) {
+            return words_of(r, r.related(term));
+          },
           py::arg("term"))
       .def(
           "antonyms",
-          [](const ck::WordRelations& r, std::string_view term) { return words_of(r, r.antonyms(term)); },
+          [](const ck::WordRelations& r, std::string_view term) {
+            return words_of(r, r.antonyms(term));
+          },
           py::arg("term"))
       .def("__len__", &ck::WordRelations::size);
 

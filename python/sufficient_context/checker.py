@@ -29,11 +29,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._core import checker as _core
+from ._word_relations import english_word_relations
 from .chunks import Chunk, ChunkLike, as_chunks
 from .config import ConfigSource, load_checker_config
 from .embeddings import EmbeddingAdapter, as_embedding_model
 from .term_statistics import TermStatistics
-from ._word_relations import english_word_relations
 
 __all__ = ["Level", "SufficiencyResult", "SufficientContextChecker", "TermStatistics"]
 

@@ -33,7 +33,8 @@ void CoverageSets::mark_topic(std::size_t dst, std::size_t first, std::size_t co
     for (; any_bits != 0; any_bits &= any_bits - 1) {
       const std::uint64_t bit = any_bits & (~any_bits + 1);  // lowest set bit
       std::size_t held = 0;
-      for (std::size_t k = 0; k < count; ++k) held += (bits_[(first + k) * 3 * words_ + i] & bit) != 0;
+      for (std::size_t k = 0; k < count; ++k)
+        held += (bits_[(first + k) * 3 * words_ + i] & bit) != 0;
       if (2 * held >= count) d[i] |= bit;
     }
   }

@@ -7,12 +7,14 @@
 
 namespace sc::checker {
 
-inline constexpr double kVariantCredit = 0.75;  // a term matched by a spelling variant or related word
+inline constexpr double kVariantCredit =
+    0.75;  // a term matched by a spelling variant or related word
 inline constexpr double kPrefixCredit = 0.5;  // a term matched by its first 5 code points only
 
 /// Which query terms each term set (a sentence or a chunk) holds: whole, as a variant (a one-edit
-/// spelling variant of a rare term, or a related word), or by prefix. Sets are bit rows over the query's terms (and prefix groups), so the coverage
-/// of a set or of the union of two costs one pass over the query terms.
+/// spelling variant of a rare term, or a related word), or by prefix. Sets are bit rows over the
+/// query's terms (and prefix groups), so the coverage of a set or of the union of two costs one
+/// pass over the query terms.
 class CoverageSets {
  public:
   /// Forgets every set and configures the query: weight of each term, whether it matches by

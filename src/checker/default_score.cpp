@@ -36,7 +36,8 @@ struct Scratch {
   std::vector<std::uint32_t> flat_terms;      // context term ids by sentence (repeats kept)
   std::vector<std::uint32_t> sentence_begin;  // index into flat_terms, one per sentence + end
   std::vector<std::uint32_t> sentence_chunk;
-  std::vector<std::uint32_t> chunk_first;  // index of each chunk's first sentence, one per chunk + end
+  std::vector<std::uint32_t>
+      chunk_first;  // index of each chunk's first sentence, one per chunk + end
   std::vector<char> sentence_negated;
   std::vector<double> weights;
   std::vector<char> typo;     // query term: a rare word with one-edit variants in the context
@@ -328,7 +329,8 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
       polarity_ok = q.negated == (s.sentence_negated[best] != 0);
       for (std::uint32_t i = s.sentence_begin[best]; i < s.sentence_begin[best + 1]; ++i) {
         for (const auto& [id, index] : s.antonyms) {
-          if (id == s.flat_terms[i] && (contradicted < 0 || index < static_cast<std::uint32_t>(contradicted))) {
+          if (id == s.flat_terms[i] &&
+              (contradicted < 0 || index < static_cast<std::uint32_t>(contradicted))) {
             contradicted = static_cast<std::int32_t>(index);
           }
         }

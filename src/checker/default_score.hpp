@@ -12,12 +12,13 @@ inline constexpr double kDocShare = 0.35;       // coverage = .35 document + .65
 inline constexpr double kCoveragePower = 2.0;   // ... squared
 inline constexpr double kNegationFactor = 0.5;  // query negated, best sentence not
 inline constexpr double kReverseNegationFactor = 0.85;  // best sentence negated, query not
-inline constexpr double kConcentrationBonus = 0.25;  // relation += .25 x (best - far best)
-inline constexpr double kContradictionFactor = 0.5;  // best sentence holds an antonym of a query term
-inline constexpr double kRelevanceScale = 0.5;          // relevance = min(1, n-gram cosine / 0.5)
-inline constexpr double kScoreExponent = 2.0;           // score = weighted mean ** 2
-inline constexpr double kDensityWords = 50.0;           // content words at which length saturates
-inline constexpr double kDensityShare = 0.4;  // content-word share at which substance saturates
+inline constexpr double kConcentrationBonus = 0.25;     // relation += .25 x (best - far best)
+inline constexpr double kContradictionFactor =
+    0.5;                                        // best sentence holds an antonym of a query term
+inline constexpr double kRelevanceScale = 0.5;  // relevance = min(1, n-gram cosine / 0.5)
+inline constexpr double kScoreExponent = 2.0;   // score = weighted mean ** 2
+inline constexpr double kDensityWords = 50.0;   // content words at which length saturates
+inline constexpr double kDensityShare = 0.4;    // content-word share at which substance saturates
 
 /// Scores `input` with the default formula. The spec is `default_score` in
 /// python/sufficient_context/_reference_checker.py (and the docstring of

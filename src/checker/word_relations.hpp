@@ -51,8 +51,8 @@ class WordRelations {
   };
   Links links(std::string_view term, bool antonyms) const noexcept;
 
-  text::TermInterner keys_;    // stems with relations; id -> entries_
-  text::TermInterner words_;   // every stem named in a list
+  text::TermInterner keys_;   // stems with relations; id -> entries_
+  text::TermInterner words_;  // every stem named in a list
   std::vector<Entry> entries_;
 };
 

@@ -223,7 +223,8 @@ TEST(CheckerDefault, NumbersIdentifiersVariantsAndPrefixes) {
                      "Query term 'zorblax' only matched as a spelling variant in context",
                      "Query term 'photosynthesis' only partly matched in context"}));
   // (Relation .45 + the concentration bonus .25 x .45 of a lone sentence reaches .5625: no "never
-  // together" aspect.) Without statistics every term weighs 6: credits 1 + 0 + 0 + .75 + .5 of 5 terms.
+  // together" aspect.) Without statistics every term weighs 6: credits 1 + 0 + 0 + .75 + .5 of 5
+  // terms.
   EXPECT_DOUBLE_EQ(r.doc_coverage, (6.0 + 0.75 * 6.0 + 0.5 * 6.0) / 30.0);
 }
 
@@ -285,9 +286,9 @@ TEST(CheckerDefault, ConcentrationBonusRewardsOnePlaceThatAnswers) {
       input("zebra stripes lion", {"A zebra with stripes. Grass grows. A zebra runs."}));
   EXPECT_NEAR(echoed.relation, 2.0 / 3.0 + 0.25 * (2.0 / 3.0 - 1.0 / 3.0), 1e-12);
   // The adjacent sentence does not count as far ("zebra" in 2 of 5 sentences is not the topic).
-  const ck::CheckResult next = checker.check(input(
-      "zebra stripes lion",
-      {"A zebra with stripes. A zebra runs. Rain falls. Snow melts. Wind blows."}));
+  const ck::CheckResult next = checker.check(
+      input("zebra stripes lion",
+            {"A zebra with stripes. A zebra runs. Rain falls. Snow melts. Wind blows."}));
   EXPECT_NEAR(next.relation, 2.0 / 3.0 + 0.25 * (2.0 / 3.0), 1e-12);
 }
 
@@ -320,8 +321,8 @@ TEST(CheckerDefault, AntonymOfAnAbsentQueryTermContradicts) {
     EXPECT_EQ(aspect.find("antonym"), std::string::npos) << aspect;
   }
   // Without the table nothing is contradicted.
-  const ck::CheckResult plain =
-      make_checker(ck::Scoring::kDefault).check(input("Did exports increase?", {"Exports decreased."}));
+  const ck::CheckResult plain = make_checker(ck::Scoring::kDefault)
+                                    .check(input("Did exports increase?", {"Exports decreased."}));
   EXPECT_NEAR(plain.signals.coverage, (combined * 2.0) * (combined * 2.0), 1e-12);
 }
 

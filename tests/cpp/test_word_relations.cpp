@@ -39,7 +39,8 @@ TEST(WordRelations, RepeatedStemAddsToItsLists) {
 }
 
 TEST(WordRelations, MalformedLineNamesTheLine) {
-  for (const char* bad : {"ok\tx\t\nbad\tonly-two\n", "ok\tx\t\n\tempty-stem\t\n", "a\tb\tc\td\n"}) {
+  for (const char* bad :
+       {"ok\tx\t\nbad\tonly-two\n", "ok\tx\t\n\tempty-stem\t\n", "a\tb\tc\td\n"}) {
     try {
       (void)ck::WordRelations::from_tsv(bad);
       FAIL() << "no exception for " << bad;
