@@ -25,12 +25,19 @@ Default (no-model) formula, spec of ``default_score`` (constants named in _refer
 case folding, stop words and stems are the C++ text engine's (src/text/):
 - query terms: distinct non-stop tokens (stemmed words, numbers without commas, identifiers), weight
   max(7 - zipf, 0.5), zipf from the packaged table (1.0 for unknown stems, numbers and identifiers).
-- matching of a term in a set of context terms: whole (credit 1); else, for a rare word (zipf < 3, >= 5 code points)
-  absent from the whole context, a context term one edit away (Damerau, credit 0.75); else a shared 5-prefix (0.5).
-- doc coverage: best chunk, or best chunk together with one other chunk (union); relation: best sentence, or best
-  sentence together with one sentence of another chunk; both are weighted shares of the query terms.
+- matching of a term in a set of context terms: whole (credit 1); else a variant (credit 0.75): for a rare word
+  (zipf < 3, >= 5 code points) absent from the whole context, a context term one edit away (Damerau), or, for any
+  term, a related word (synonym or derivation, from the packaged WordNet-derived english_relations.tsv); else a
+  shared 5-prefix (0.5). A set's matches are marks: (whole, term), (variant, term), (prefix, 5-prefix).
+- doc coverage: best chunk, or best chunk together with one other chunk (union of marks).
+- relation: each sentence's marks plus its chunk's topic marks (the marks at least half of the chunk's sentences
+  hold, chunks of >= 2 sentences: a sentence often names its topic only by a pronoun); best sentence, or best
+  sentence (with its topic) together with one sentence of another chunk; then a concentration bonus,
+  min(1, relation + 0.25 x (best sentence share - best share of a sentence in another chunk or more than one
+  sentence away)): one place that answers beats the same terms spread evenly.
 - combined = (0.35 doc + 0.65 relation) x polarity (0.5 if the query is negated and the best sentence is not, 0.85
-  if the best sentence is negated and the query is not); coverage signal = combined ** 2.
+  if the best sentence is negated and the query is not; x 0.5 more if the best sentence holds an antonym, not itself
+  a query term, of a query term absent from the whole context: "decreased" for "increase"); coverage = combined ** 2.
 - relevance = min(1, best sentence char 3-5-gram cosine / 0.5) (with a model: best embedding cosine in [0, 1]);
   density, count, recency as in the reference (density from content words, temperature only when given).
 - score = (weighted mean of the signals, weights coverage .6 relevance .2 density .1 count .1 recency .1) ** 2:

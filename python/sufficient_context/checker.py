@@ -7,8 +7,9 @@ presents results (`SufficiencyResult`: attributes, ``to_dict()``, ``_repr_html_`
 Two scorings:
 
 - ``"default"``: rarity-weighted, stemmed, whole-word coverage of the query's terms in the best chunk and in the
-  best sentence (numbers and identifiers kept, one-edit spelling variants and shared prefixes credited in part, a
-  negation mismatch penalised), a lexical relevance signal (hashed character 3-5-gram cosine) or the best
+  best sentence (numbers and identifiers kept; one-edit spelling variants, related words from WordNet and shared
+  prefixes credited in part; a sentence read with its chunk's topic; a negation mismatch or an antonym of an absent
+  query term in the best sentence penalised), a lexical relevance signal (hashed character 3-5-gram cosine) or the best
   embedding cosine, density, count, and recency when chunks carry timestamps; score = (weighted mean) ** 2.
   Its spec and test oracle is ``_reference_checker.default_score``.
 - ``"reference"``: the original design's formula, to 1e-9 (``_reference_checker.reference_score``).
