@@ -32,7 +32,9 @@ case folding, stop words and stems are the C++ text engine's (src/text/):
 - doc coverage: best chunk, or best chunk together with one other chunk (union of marks).
 - relation: each sentence's marks plus its chunk's topic marks (the marks at least half of the chunk's sentences
   hold, chunks of >= 2 sentences: a sentence often names its topic only by a pronoun); best sentence, or best
-  sentence (with its topic) together with one sentence of another chunk; then a concentration bonus,
+  sentence (with its topic) together with one sentence of another chunk that shares a bridge with the best
+  sentence's chunk (a non-query term of zipf < 3: the entity a multi-hop question hops through); then a
+  concentration bonus,
   min(1, relation + 0.25 x (best sentence share - best share of a sentence in another chunk or more than one
   sentence away)): one place that answers beats the same terms spread evenly.
 - combined = (0.35 doc + 0.65 relation) x polarity (0.5 if the query is negated and the best sentence is not, 0.85

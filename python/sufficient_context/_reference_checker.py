@@ -275,6 +275,7 @@ TYPO_MIN_LEN = 5  # ... and at least this many code points
 NEGATION_FACTOR = 0.5  # coverage multiplier when the query is negated and its best evidence sentence is not
 REVERSE_NEGATION_FACTOR = 0.85  # coverage multiplier when the best evidence sentence is negated and the query not
 DOC_SHARE = 0.35  # combined coverage = DOC_SHARE * document coverage + (1 - DOC_SHARE) * relation
+BRIDGE_MAX_ZIPF = 3.0  # another chunk's sentence joins the best one only via a non-query term rarer than this
 CONCENTRATION_BONUS = 0.25  # relation += this x (best sentence share - best share of a sentence away from it)
 CONTRADICTION_FACTOR = 0.5  # coverage multiplier when the best sentence holds an antonym of an absent query term
 NGRAM_MIN, NGRAM_MAX = 3, 5
@@ -554,9 +555,12 @@ def default_score(
             ck = sent_chunk[k]
             relation = scov[k]
             far = 0.0  # best share of a sentence in another chunk or more than one sentence away
+            # bridges: the best chunk's rare non-query terms, the entity a multi-hop question hops through
+            bridges = {t for t in chunk_sets[ck] if t not in seen and freq_table.get(t, UNKNOWN_ZIPF) < BRIDGE_MAX_ZIPF}
             for m in range(len(sent_sets)):
                 if sent_chunk[m] != ck:
-                    relation = max(relation, _coverage(qterms, total, sent_marks[k] | topic[ck] | sent_marks[m]))
+                    if not bridges.isdisjoint(sent_sets[m]):
+                        relation = max(relation, _coverage(qterms, total, sent_marks[k] | topic[ck] | sent_marks[m]))
                     far = max(far, scov[m])
                 elif abs(m - k) > 1:
                     far = max(far, scov[m])

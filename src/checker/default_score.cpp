@@ -31,6 +31,8 @@ struct Scratch {
   std::vector<std::int32_t> slot_of_term;     // vocabulary term id -> query term index, or -1
   std::vector<std::int32_t> group_of_prefix;  // vocabulary prefix id -> query prefix group, or -1
   std::vector<std::uint32_t> seen;            // vocabulary term id -> epoch when seen in context
+  std::vector<std::uint32_t> bridge_epoch;    // vocabulary term id -> epoch when is_bridge was set
+  std::vector<char> is_bridge;                // a rare non-query term of the best sentence's chunk
   std::uint32_t epoch = 0;
   std::vector<std::uint32_t> context_terms;   // distinct context term ids, in order of appearance
   std::vector<std::uint32_t> flat_terms;      // context term ids by sentence (repeats kept)
@@ -83,6 +85,36 @@ Scratch& thread_scratch() {
 
 bool seen_in_context(const Scratch& s, std::uint32_t term) noexcept {
   return term < s.seen.size() && s.seen[term] == s.epoch;
+}
+
+// Marks the bridge terms of `chunk`: its terms that are not query terms and are rare (zipf below
+// kBridgeMaxZipf; unknown terms count as kUnknownZipf). Another chunk's sentence joins the best
+// sentence only through one of them: the entity a multi-hop question hops through.
+void mark_bridges(Scratch& s, const Vocabulary& vocabulary, const TermStatistics& statistics,
+                  std::uint32_t chunk) {
+  if (s.bridge_epoch.size() < s.seen.size()) {
+    s.bridge_epoch.resize(s.seen.size(), 0);
+    s.is_bridge.resize(s.seen.size(), 0);
+  }
+  const std::uint32_t first = s.sentence_begin[s.chunk_first[chunk]];
+  const std::uint32_t last = s.sentence_begin[s.chunk_first[chunk + 1]];
+  for (std::uint32_t i = first; i < last; ++i) {
+    const std::uint32_t id = s.flat_terms[i];
+    if (s.bridge_epoch[id] == s.epoch) continue;
+    s.bridge_epoch[id] = s.epoch;
+    const bool query_term = id < s.slot_of_term.size() && s.slot_of_term[id] >= 0;
+    s.is_bridge[id] =
+        !query_term && statistics.zipf(vocabulary.term(id)).value_or(kUnknownZipf) < kBridgeMaxZipf;
+  }
+}
+
+// Whether sentence k holds a bridge term marked by mark_bridges() in this check.
+bool holds_bridge(const Scratch& s, std::size_t k) noexcept {
+  for (std::uint32_t i = s.sentence_begin[k]; i < s.sentence_begin[k + 1]; ++i) {
+    const std::uint32_t id = s.flat_terms[i];
+    if (id < s.bridge_epoch.size() && s.bridge_epoch[id] == s.epoch && s.is_bridge[id]) return true;
+  }
+  return false;
 }
 
 // x ** y as Python computes it for floats: the C library's pow. The exponent goes through a
@@ -155,6 +187,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   // --- one pass over every chunk: sentences, tokens, term sets, n-gram relevance
   if (++s.epoch == 0) {  // wrapped: old stamps could collide
     std::fill(s.seen.begin(), s.seen.end(), 0);
+    std::fill(s.bridge_epoch.begin(), s.bridge_epoch.end(), 0);
     s.epoch = 1;
   }
   s.context_terms.clear();
@@ -314,11 +347,14 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
       }
       const std::size_t best = first_argmax(scov);
       const std::uint32_t best_chunk_of = s.sentence_chunk[best];
+      if (n > 1) mark_bridges(s, vocabulary, statistics, best_chunk_of);
       relation = scov[best];
       double far = 0.0;  // best share of a sentence in another chunk or > 1 sentence away
       for (std::size_t m = 0; m < n_sentences; ++m) {
         if (s.sentence_chunk[m] != best_chunk_of) {
-          relation = std::max(relation, s.sets.coverage(n + best, topic0 + best_chunk_of, n + m));
+          if (holds_bridge(s, m)) {
+            relation = std::max(relation, s.sets.coverage(n + best, topic0 + best_chunk_of, n + m));
+          }
           far = std::max(far, scov[m]);
         } else if (m + 1 < best || m > best + 1) {
           far = std::max(far, scov[m]);

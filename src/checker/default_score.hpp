@@ -12,7 +12,9 @@ inline constexpr double kDocShare = 0.35;       // coverage = .35 document + .65
 inline constexpr double kCoveragePower = 2.0;   // ... squared
 inline constexpr double kNegationFactor = 0.5;  // query negated, best sentence not
 inline constexpr double kReverseNegationFactor = 0.85;  // best sentence negated, query not
-inline constexpr double kConcentrationBonus = 0.25;     // relation += .25 x (best - far best)
+inline constexpr double kBridgeMaxZipf =
+    3.0;  // a bridge between chunks: a non-query term this rare
+inline constexpr double kConcentrationBonus = 0.25;  // relation += .25 x (best - far best)
 inline constexpr double kContradictionFactor =
     0.5;                                        // best sentence holds an antonym of a query term
 inline constexpr double kRelevanceScale = 0.5;  // relevance = min(1, n-gram cosine / 0.5)
@@ -26,7 +28,8 @@ inline constexpr double kDensityShare = 0.4;    // content-word share at which s
 /// - coverage: rarity-weighted query terms (weights from `statistics`) matched whole, as a variant
 ///   (a one-edit variant of a rare word, or a related word from `relations`), or by 5-prefix, in
 ///   the best chunk (or best chunk with one other) and in the best sentence with its chunk's topic
-///   marks (or that with one sentence of another chunk), plus a concentration bonus; combined
+///   marks (or that with one sentence of another chunk sharing a rare non-query term with the best
+///   sentence's chunk), plus a concentration bonus; combined
 ///   .35 / .65, times a polarity factor (negation; an antonym of an absent query term in the best
 ///   sentence), squared;
 /// - relevance: best sentence's hashed character 3-5-gram cosine / 0.5, capped at 1; or, with

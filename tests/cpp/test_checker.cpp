@@ -258,10 +258,17 @@ TEST(CheckerDefault, RelationNeedsTermsTogether) {
   EXPECT_DOUBLE_EQ(apart.relation, 0.5);
   EXPECT_DOUBLE_EQ(together.relation, 1.0);
   EXPECT_LT(apart.score, together.score);
-  // In two chunks, the best sentence pairs with a sentence of the other chunk (multi-hop).
-  const ck::CheckResult hop = checker.check(input("zebra stripes", {"A zebra.", "Stripes."}));
+  // In two chunks, the best sentence pairs with a sentence of the other chunk that shares a rare
+  // non-query term with the best sentence's chunk (multi-hop through "Kenya")...
+  const ck::CheckResult hop =
+      checker.check(input("zebra stripes", {"A zebra lives in Kenya.", "Kenya has stripes."}));
   EXPECT_DOUBLE_EQ(hop.relation, 1.0);
   EXPECT_DOUBLE_EQ(hop.doc_coverage, 1.0);
+  // ... and not without such a bridge (the far sentence matches the best: no bonus either).
+  const ck::CheckResult no_bridge =
+      checker.check(input("zebra stripes", {"A zebra lives in Kenya.", "Stripes glow."}));
+  EXPECT_DOUBLE_EQ(no_bridge.relation, 0.5);
+  EXPECT_DOUBLE_EQ(no_bridge.doc_coverage, 1.0);
 }
 
 TEST(CheckerDefault, ChunkTopicCountsInEachOfItsSentences) {

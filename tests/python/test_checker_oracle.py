@@ -103,6 +103,9 @@ def test_reference_scoring_equals_the_original_formula(query: str, chunks: list[
          min_contexts=1, recency_days=365.0, weights=None)  # fmt: skip
 @example(query="Did the large zebras increase?", chunks=[{"content": "Big zebras graze. Zebras decreased. Growth."},
          {"content": "Small zebras win. Zebras lose."}], min_contexts=1, recency_days=365.0, weights=None)  # fmt: skip
+@example(query="Do zebras in Kenya have stripes?", chunks=[{"content": "A zebra lives in Kenya. It grazes."},
+         {"content": "Kenya's zebras have stripes."}, {"content": "Stripes glow."}], min_contexts=1,
+         recency_days=365.0, weights=None)  # fmt: skip
 def test_default_scoring_equals_the_spec(
     query: str, chunks: list[dict[str, Any]], min_contexts: int, recency_days: float, weights: dict[str, float] | None
 ) -> None:
