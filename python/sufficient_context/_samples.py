@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 SAMPLE_QUERY = "What is the punishment for cheating under Section 420 of the Indian Penal Code?"
+SAMPLE_UNANSWERED_QUERY = "Is cheating under Section 420 bailable?"  # the chunks never say
 
 SAMPLE_CHUNKS: list[dict[str, object]] = [
     {

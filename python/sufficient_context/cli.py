@@ -14,7 +14,8 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__, sentences, similarity, text
-from ._samples import SAMPLE_ANSWER, SAMPLE_CHUNKS, SAMPLE_QUERY
+from ._samples import SAMPLE_ANSWER, SAMPLE_CHUNKS, SAMPLE_QUERY, SAMPLE_UNANSWERED_QUERY
+from .checker import SufficientContextChecker
 from .chunks import as_chunks
 
 _HASH_DIM = 512
@@ -50,6 +51,13 @@ def run_demo(out: TextIO | None = None) -> int:
     missing = [term for term in query_terms if term not in found_anywhere]
     write(f"\nCoverage: {len(query_terms) - len(missing)}/{len(query_terms)} key terms found in the chunks")
     write(f"; missing: {', '.join(missing)}\n" if missing else "; none missing\n")
+
+    write("\nIs the context enough to answer? (SufficientContextChecker, default scoring, no model)\n")
+    checker = SufficientContextChecker()
+    for query in (SAMPLE_QUERY, SAMPLE_UNANSWERED_QUERY):
+        result = checker.check_sufficiency(query, SAMPLE_CHUNKS)
+        reasons = result.missing_aspects or result.confidence_factors
+        write(f"- {query}\n  {result.level.value} (score {result.score:.2f}): {'; '.join(reasons)}\n")
 
     write("\nAnswer, sentence by sentence:\n")
     terms_by_id = {chunk.id: set(terms) for chunk, terms in zip(chunks, chunk_terms)}

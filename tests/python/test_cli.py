@@ -20,6 +20,10 @@ def test_demo_reports_terms_coverage_cosines_and_citations() -> None:
     assert float(rows["IPC_420_0"][2]) > float(rows["IPC_415_0"][2]) > float(rows["CrPC_154_0"][2])
     assert rows["CrPC_154_0"][3] == "-"
     assert "3. The offence is always bailable.\n   cites nothing" in report
+    # The checker answers the sample query from the chunks and refuses the one they never address.
+    verdicts = [line.split()[0] for line in report.splitlines() if line.startswith("  ") and "(score " in line]
+    assert verdicts == ["sufficient", "insufficient"]
+    assert "Query term 'bailable' not found in context" in report
     assert "cites IPC_420_0:" in report
 
 
