@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "checker/vocabulary.hpp"
+#include "common/tsv_lines.hpp"
 #include "text/tokenizer.hpp"
 
 namespace sc::checker {
@@ -20,16 +21,7 @@ void TermStatistics::set(std::string_view term, double zipf) {
 
 TermStatistics TermStatistics::from_tsv(std::string_view tsv) {
   TermStatistics stats;
-  std::size_t line_no = 0;
-  std::size_t pos = 0;
-  while (pos < tsv.size()) {
-    std::size_t end = tsv.find('\n', pos);
-    if (end == std::string_view::npos) end = tsv.size();
-    std::string_view line = tsv.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || line.front() == '#') continue;
+  for_each_tsv_line(tsv, [&](std::size_t line_no, std::string_view line) {
     const std::size_t tab = line.find('\t');
     if (tab == std::string_view::npos || tab == 0) {
       throw std::invalid_argument("term statistics line " + std::to_string(line_no) +
@@ -46,7 +38,7 @@ TermStatistics TermStatistics::from_tsv(std::string_view tsv) {
                                   "'");
     }
     stats.set(line.substr(0, tab), zipf);
-  }
+  });
   return stats;
 }
 

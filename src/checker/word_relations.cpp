@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/tsv_lines.hpp"
+
 namespace sc::checker {
 namespace {
 
@@ -20,16 +22,7 @@ void add_words(std::string_view list, text::TermInterner& words, std::vector<std
 
 WordRelations WordRelations::from_tsv(std::string_view tsv) {
   WordRelations relations;
-  std::size_t line_no = 0;
-  std::size_t pos = 0;
-  while (pos < tsv.size()) {
-    std::size_t end = tsv.find('\n', pos);
-    if (end == std::string_view::npos) end = tsv.size();
-    std::string_view line = tsv.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || line.front() == '#') continue;
+  for_each_tsv_line(tsv, [&](std::size_t line_no, std::string_view line) {
     const std::size_t tab1 = line.find('\t');
     const std::size_t tab2 = tab1 == std::string_view::npos ? tab1 : line.find('\t', tab1 + 1);
     if (tab1 == 0 || tab2 == std::string_view::npos ||
@@ -43,7 +36,7 @@ WordRelations WordRelations::from_tsv(std::string_view tsv) {
     Entry& entry = relations.entries_[key];
     add_words(line.substr(tab1 + 1, tab2 - tab1 - 1), relations.words_, entry.related);
     add_words(line.substr(tab2 + 1), relations.words_, entry.antonyms);
-  }
+  });
   return relations;
 }
 
