@@ -522,10 +522,10 @@ def default_score(
         entry = rel.get(t)
         if entry is None:
             continue
-        if entry[0] & all_terms:
-            related[t] = set(entry[0] & all_terms)
-        if t not in all_terms and (entry[1] & all_terms) - seen.keys():
-            antonyms[t] = set(entry[1] & all_terms) - seen.keys()
+        if found := entry[0] & all_terms:
+            related[t] = set(found)
+        if t not in all_terms and (opposite := (entry[1] & all_terms) - seen.keys()):
+            antonyms[t] = set(opposite)
     variants = {t: typos.get(t, set()) | related.get(t, set()) for t in typos.keys() | related.keys()}
 
     # --- coverage = DOC_SHARE * document coverage + (1 - DOC_SHARE) * relation, times the polarity factor

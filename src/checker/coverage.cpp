@@ -3,11 +3,9 @@
 namespace sc::checker {
 
 void CoverageSets::reset(const std::vector<double>& weights, double total_weight,
-                         const std::vector<char>& variant,
                          const std::vector<std::int32_t>& prefix_group) {
   weights_ = weights;
   total_ = total_weight;
-  variant_ = variant;
   group_ = prefix_group;
   words_ = weights.empty() ? 1 : (weights.size() + 63) / 64;
   sets_ = 0;
@@ -46,7 +44,7 @@ double CoverageSets::coverage(std::size_t a, std::size_t b, std::size_t c) const
     const double w = weights_[t];
     if (any(a, b, c, 0, t)) {
       got += w;
-    } else if (variant_[t] && any(a, b, c, 1, t)) {
+    } else if (any(a, b, c, 1, t)) {
       got += kVariantCredit * w;
     } else if (group_[t] >= 0 && any(a, b, c, 2, static_cast<std::size_t>(group_[t]))) {
       got += kPrefixCredit * w;

@@ -17,13 +17,10 @@ inline constexpr double kPrefixCredit = 0.5;  // a term matched by its first 5 c
 /// pass over the query terms.
 class CoverageSets {
  public:
-  /// Forgets every set and configures the query: weight of each term, whether it matches by
-  /// variant and its prefix group (-1: none).
+  /// Forgets every set and configures the query: weight of each term and its prefix group (-1:
+  /// none).
   void reset(const std::vector<double>& weights, double total_weight,
-             const std::vector<char>& variant, const std::vector<std::int32_t>& prefix_group);
-
-  /// Replaces the variant flags (known only once the whole context is read); keeps the sets.
-  void set_variant_terms(const std::vector<char>& variant) { variant_ = variant; }
+             const std::vector<std::int32_t>& prefix_group);
 
   /// Appends an empty set; returns its index.
   std::size_t add_set();
@@ -50,7 +47,7 @@ class CoverageSets {
   void mark_topic(std::size_t dst, std::size_t first, std::size_t count) noexcept;
 
   /// Weighted share of the query terms in the union of sets `a`, `b` and `c` (npos: absent):
-  /// credit 1 for a whole match, else kVariantCredit for a variant of a term with variants, else
+  /// credit 1 for a whole match, else kVariantCredit for a variant mark, else
   /// kPrefixCredit for a shared prefix; summed in term order and divided by the total weight.
   double coverage(std::size_t a, std::size_t b = npos, std::size_t c = npos) const noexcept;
 
@@ -71,7 +68,6 @@ class CoverageSets {
 
   std::vector<double> weights_;
   double total_ = 0.0;
-  std::vector<char> variant_;
   std::vector<std::int32_t> group_;
   std::size_t words_ = 1;
   std::size_t sets_ = 0;

@@ -44,7 +44,6 @@ struct Scratch {
   std::vector<double> weights;
   std::vector<char> typo;     // query term: a rare word with one-edit variants in the context
   std::vector<char> related;  // query term: a related word is in the context
-  std::vector<char> variant;  // typo or related: variant marks earn credit
   std::vector<std::int32_t> group;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> variants;  // (context term id, query index)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> antonyms;  // (context term id, query index)
@@ -87,6 +86,10 @@ bool seen_in_context(const Scratch& s, std::uint32_t term) noexcept {
   return term < s.seen.size() && s.seen[term] == s.epoch;
 }
 
+bool is_query_term(const Scratch& s, std::uint32_t term) noexcept {
+  return term < s.slot_of_term.size() && s.slot_of_term[term] >= 0;
+}
+
 // Marks the bridge terms of `chunk`: its terms that are not query terms and are rare (zipf below
 // kBridgeMaxZipf; unknown terms count as kUnknownZipf). Another chunk's sentence joins the best
 // sentence only through one of them: the entity a multi-hop question hops through.
@@ -102,9 +105,8 @@ void mark_bridges(Scratch& s, const Vocabulary& vocabulary, const TermStatistics
     const std::uint32_t id = s.flat_terms[i];
     if (s.bridge_epoch[id] == s.epoch) continue;
     s.bridge_epoch[id] = s.epoch;
-    const bool query_term = id < s.slot_of_term.size() && s.slot_of_term[id] >= 0;
-    s.is_bridge[id] =
-        !query_term && statistics.zipf(vocabulary.term(id)).value_or(kUnknownZipf) < kBridgeMaxZipf;
+    s.is_bridge[id] = !is_query_term(s, id) &&
+                      statistics.zipf(vocabulary.term(id)).value_or(kUnknownZipf) < kBridgeMaxZipf;
   }
 }
 
@@ -178,11 +180,10 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   if (lexical) s.relevance.set_query(q.ngram_words, kRelevanceScale);
   const bool ngrams = lexical && !s.relevance.empty();
 
-  // Variant flags are known only after the scan; the sets are configured now and updated later.
+  // Which terms have variants is known only after the scan (for the explanations).
   s.typo.assign(n_terms, 0);
   s.related.assign(n_terms, 0);
-  s.variant.assign(n_terms, 0);
-  s.sets.reset(s.weights, q.total_weight, s.variant, s.group);
+  s.sets.reset(s.weights, q.total_weight, s.group);
 
   // --- one pass over every chunk: sentences, tokens, term sets, n-gram relevance
   if (++s.epoch == 0) {  // wrapped: old stamps could collide
@@ -229,7 +230,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
       s.seen[term] = s.epoch;
       s.context_terms.push_back(term);
     }
-    if (term < s.slot_of_term.size() && s.slot_of_term[term] >= 0) {
+    if (is_query_term(s, term)) {
       s.sets.set_exact(set, static_cast<std::size_t>(s.slot_of_term[term]));
     }
     if (info.prefix < s.group_of_prefix.size() && s.group_of_prefix[info.prefix] >= 0) {
@@ -289,16 +290,12 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     if (!absent) continue;
     for (const std::uint32_t other : relations.antonyms(word)) {
       const std::uint32_t id = context_term(other);
-      if (id != kNoTerm && !(id < s.slot_of_term.size() && s.slot_of_term[id] >= 0)) {
+      if (id != kNoTerm && !is_query_term(s, id)) {
         s.antonyms.emplace_back(id, index);
       }
     }
   }
-  if (!s.variants.empty()) {
-    for (std::size_t t = 0; t < n_terms; ++t) s.variant[t] = s.typo[t] | s.related[t];
-    std::sort(s.variants.begin(), s.variants.end());
-    s.sets.set_variant_terms(s.variant);
-  }
+  std::sort(s.variants.begin(), s.variants.end());
 
   // Sentence sets come after the n chunk sets; each chunk's set is the union of its sentences'.
   for (std::size_t k = 0; k < n_sentences; ++k) {
