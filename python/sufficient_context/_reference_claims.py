@@ -41,22 +41,42 @@ from ._reference_sentences import (
 STOPWORDS: frozenset[str] = ENGLISH_STOPWORDS
 
 # --------------------------------------------------------------------------------------------------------------------
-# Default-mode constants (the whole spec; all round numbers).
+# Default-mode constants (the whole spec; round numbers except COVERAGE_AT_THRESHOLD, fitted on BEGIN).
 # --------------------------------------------------------------------------------------------------------------------
 ZIPF_CEILING = 7.0  # weight(stem) = clamp(ZIPF_CEILING - zipf(stem), MIN_WEIGHT, ZIPF_CEILING)
 MIN_WEIGHT = 3.0  # common words (zipf >= 4) all weigh 3; rarer words more, up to 6 for unknown stems and numbers
 UNKNOWN_ZIPF = 1.0  # zipf of a stem missing from the table (as data/english_freq.tsv's generator specifies)
-WINDOW_FACTOR = 2  # local evidence window: WINDOW_FACTOR x (number of claim tokens) consecutive chunk tokens
-SUPPORT_EXPONENT = 4  # score = local_overlap ** 4 x penalties: 0.3 <=> ~74% of the claim's weight found locally
-HARD_MISS_FACTOR = 0.25  # score multiplied by this once per missing number / capitalised name (capped below)
-MAX_HARD_MISSES = 2  # at most this many factors apply (0.25 ** 2 = 0.0625)
-NEGATION_FACTOR = 0.5  # score multiplied by this when the claim is negated and the chunk is not near the match
+FUNCTION_WEIGHT = 0.3  # weight of a stop word or particle of a claim that has a content item (how closely it copies)
+SPEAKER_KEY = "#i"  # the key of every first-person singular word ("i", "my", "i'm"): the speaker is a claim item too
+RELATED_CREDIT = 0.8  # share of an item's weight credited when only a related word (WordNet) is in the window
+PAIR_FACTOR = 0.9  # coverage by two adjacent source sentences counts this much of coverage by one
+COVERAGE_AT_THRESHOLD = 0.81  # window coverage that maps to THRESHOLD_SCORE (best balanced accuracy on BEGIN)
+THRESHOLD_SCORE = 0.3  # the shipped min_overlap
+MISMATCH_FACTOR = 0.25  # score multiplied by this once per contradiction (missing number / name, negation, antonym)
+MAX_MISMATCHES = 2  # at most this many factors apply (0.25 ** 2 = 0.0625)
 NEGATION_WINDOW = 5  # tokens either side of a matched claim word in which a chunk negation counts
 EMPTY_CLAIM_SCORE = 1.0  # a claim with no content word, number or name: nothing to contradict
 MIN_NAME_LETTERS = 2  # a capitalised name has at least this many letters ("U.S." yields no name)
 
-# Answer particles that carry no checkable content in the default mode (besides the stop words).
-NON_CONTENT: frozenset[str] = frozenset({"yes"})
+# Answer particles and discourse markers: no checkable content (besides the stop words); function items.
+PARTICLES: frozenset[str] = frozenset(
+    ["yes", "yeah", "yep", "well", "oh", "also", "really", "actually", "indeed", "just", "okay", "ok", "hmm", "wow",
+     "uh", "um"]
+)  # fmt: skip
+# First-person singular words (folded): one item SPEAKER_KEY, found only where the source speaks in the first person.
+SPEAKER_WORDS: frozenset[str] = frozenset(
+    ["i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll", "i\u2019m", "i\u2019ve", "i\u2019d", "i\u2019ll"]
+)  # fmt: skip
+# Cardinal number words: numbers whose key is their digits ("seven" matches "7"; "ten" against "seven" is a mismatch).
+# "one" is left out: "one of the", "the one who" are rarely a count.
+NUMBER_WORDS: dict[str, str] = {
+    w: str(i) for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    ) if w not in ("zero", "one")
+}  # fmt: skip
+NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80",
+                     "ninety": "90"})  # fmt: skip
 
 NEGATIONS: frozenset[str] = frozenset(
     ["not", "no", "never", "nor", "neither", "none", "nobody", "nothing", "nowhere", "cannot", "without"]
@@ -95,8 +115,8 @@ MAX_WILDCARD = 8
 class Token:
     """One token of a text."""
 
-    surface: str  # as written
-    key: str  # matching key: stem of the folded word without possessive, or the number without commas
+    surface: str  # as written (a number: its digits part)
+    key: str  # matching key: stem of the folded word without possessive, a number's digits, or SPEAKER_KEY
     is_number: bool
     sentence_start: bool  # first token of a sentence (or of the text)
     folded: str = ""  # case-folded surface
@@ -104,18 +124,34 @@ class Token:
     end: int = 0
 
 
+# Item kinds of a claim, in the order a key keeps its first kind unless a later token makes it content.
+FUNCTION, CONTENT, NUMBER, SPEAKER = "function", "content", "number", "speaker"
+
+
+@dataclass
+class Item:
+    """One distinct key of a claim, with what the score and the reason need."""
+
+    key: str
+    weight: float
+    kind: str  # FUNCTION, CONTENT, NUMBER or SPEAKER
+    surface: str  # first surface seen
+    is_name: bool = False
+
+
 @dataclass
 class SupportResult:
     """Default-mode support of one claim by one chunk, with the parts a ClaimResult reason needs."""
 
     score: float
-    overlap: float  # rarity-weighted share of the claim's content items found anywhere in the chunk
-    local_overlap: float  # the same share within the best window of the chunk (the score's base)
-    content_words: list[str] = field(default_factory=list)  # claim content keys (stems / numbers), in order
-    matched: list[str] = field(default_factory=list)
-    missing_numbers: list[str] = field(default_factory=list)
+    overlap: float  # plain overlap: content and number items found anywhere in the chunk / such items (unweighted)
+    coverage: float  # weighted share of the items in the best window (x PAIR_FACTOR for a pair): the score's base
+    content_words: list[str] = field(default_factory=list)  # keys of the content and number items, in order
+    missing: list[str] = field(default_factory=list)  # surfaces of content / number items the best window lacks
+    missing_numbers: list[str] = field(default_factory=list)  # surfaces of claim numbers the chunk lacks
     missing_names: list[str] = field(default_factory=list)
     negation_mismatch: bool = False
+    antonym: bool = False  # the best window holds an antonym of a content item it lacks
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -175,7 +211,8 @@ def _number_key(surface: str, kind: str) -> str | None:
 
 
 def tokenize(text: str) -> list[Token]:
-    """Splits a text into tokens (citation markers removed first), with keys and sentence starts."""
+    """Splits a text into tokens (citation markers removed first), with keys and sentence starts. Cardinal number
+    words are numbers keyed by their digits; first-person singular words are keyed SPEAKER_KEY."""
     text = _blank_citations(text)
     tokens: list[Token] = []
     last_end = 0
@@ -186,6 +223,10 @@ def tokenize(text: str) -> list[Token]:
         number = _number_key(surface, kind)
         if number is not None:
             tokens.append(Token(number, number.replace(",", ""), True, first, folded, start, end))
+        elif kind == "word" and folded in NUMBER_WORDS:
+            tokens.append(Token(surface, NUMBER_WORDS[folded], True, first, folded, start, end))
+        elif kind == "word" and folded in SPEAKER_WORDS:
+            tokens.append(Token(surface, SPEAKER_KEY, False, first, folded, start, end))
         else:
             tokens.append(Token(surface, stem(_word_base(folded)), False, first, folded, start, end))
     return tokens
@@ -196,24 +237,31 @@ def _is_upper(c: str) -> bool:
     return reference_fold(c) != c and c not in _FOLDING_LOWERCASE and c != "\u2019"
 
 
+def _name_shape(surface: str) -> tuple[bool, bool]:
+    """(capitalised: starts with a capital and has >= MIN_NAME_LETTERS letters, all_caps: every letter a capital)."""
+    letters = [c for c in surface if c not in _NOT_LETTERS]
+    capitalised = bool(surface) and _is_upper(surface[0]) and len(letters) >= MIN_NAME_LETTERS
+    return capitalised, capitalised and all(_is_upper(c) for c in letters)
+
+
 def is_name(tok: Token) -> bool:
     """A capitalised name: a word starting with a capital that is not sentence-initial, or whose letters (>= 2) are
     all capitals anywhere. (Callers pass content tokens only: stop words are never names.)"""
-    if tok.is_number or not _is_upper(tok.surface[0]):
+    if tok.is_number:
         return False
-    letters = [c for c in tok.surface if c not in _NOT_LETTERS]
-    if len(letters) < MIN_NAME_LETTERS:
-        return False
-    all_caps = all(_is_upper(c) for c in letters)
-    return all_caps or not tok.sentence_start
+    capitalised, all_caps = _name_shape(tok.surface)
+    return capitalised and (all_caps or not tok.sentence_start)
 
 
 def is_content(tok: Token, stop: frozenset[str]) -> bool:
-    """A number, or a word whose folded form (and its form without a possessive) is no stop word nor NON_CONTENT."""
+    """A number, or a word whose folded form (and its form without a possessive) is no stop word nor particle, and
+    that is not a first-person word."""
     if tok.is_number:
         return True
+    if tok.key == SPEAKER_KEY:
+        return False
     base = _word_base(tok.folded)
-    return not (tok.folded in stop or base in stop or tok.folded in NON_CONTENT or base in NON_CONTENT)
+    return not (tok.folded in stop or base in stop or tok.folded in PARTICLES or base in PARTICLES)
 
 
 def load_zipf_table(path: str | Path) -> dict[str, float]:
@@ -233,6 +281,22 @@ def parse_zipf_table(text: str) -> dict[str, float]:
     return table
 
 
+Relations = Mapping[str, tuple[frozenset[str], frozenset[str]]]  # stem -> (related stems, antonym stems)
+
+
+def load_relations(path: str | Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Reads a ``stem<TAB>related<TAB>antonyms`` table (data/english_relations.tsv); a repeated stem adds up."""
+    out: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f.read().splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            word, related, antonyms = line.split("\t")
+            old = out.get(word, (frozenset(), frozenset()))
+            out[word] = (old[0] | frozenset(related.split()), old[1] | frozenset(antonyms.split()))
+    return out
+
+
 def word_weight(key: str, zipf: Mapping[str, float]) -> float:
     """Rarity weight of a stem (a token key): clamp(ZIPF_CEILING - zipf, MIN_WEIGHT, ZIPF_CEILING), where zipf comes
     from the stem-keyed table (data/english_freq.tsv) and is UNKNOWN_ZIPF for a stem it lacks. Numbers (keys
@@ -241,31 +305,43 @@ def word_weight(key: str, zipf: Mapping[str, float]) -> float:
     return min(max(ZIPF_CEILING - z, MIN_WEIGHT), ZIPF_CEILING)
 
 
-def _negated_near(chunk_tokens: list[Token], matched_keys: set[str]) -> bool:
-    neg_pos = [i for i, t in enumerate(chunk_tokens) if _is_negation(t)]
-    if not neg_pos:
-        return False
-    for i, t in enumerate(chunk_tokens):
-        if t.key in matched_keys and any(abs(i - j) <= NEGATION_WINDOW for j in neg_pos):
-            return True
-    return False
-
-
 def _is_negation(tok: Token) -> bool:
     return tok.folded in NEGATIONS or tok.folded.endswith("n't")
 
 
-def best_window_weight(chunk_keys: list[str], weights: Mapping[str, float], window: int) -> float:
-    """Largest total weight of distinct claim keys found among ``window`` consecutive chunk tokens (the whole chunk
-    when it is shorter). Only windows starting at a matching token need checking."""
-    best = 0.0
-    n = len(chunk_keys)
-    for i, key in enumerate(chunk_keys):
-        if key not in weights:
-            continue
-        found = set(chunk_keys[i : min(n, i + window)])
-        best = max(best, sum(w for k, w in weights.items() if k in found))  # claim order: exact, deterministic
-    return best
+def source_units(text: str, tokens: Sequence[Token]) -> list[int]:
+    """The source sentence (unit) index of each token of `text` (tokens from ``tokenize(text)``).
+
+    A unit boundary lies before a token that starts in a later sentence of ``split_sentences(text)`` than the token
+    before it, or that follows it across a glued sentence end ("...Woo-jin.Yeon Woo-jin was..."): the text between
+    the two is non-empty, all ASCII without whitespace, holds '.', '!' or '?', the previous token has >= 2 characters,
+    and this one is capitalised but not all capitals (``_name_shape``).
+    """
+    spans = reference_split_sentences(text)
+    units: list[int] = []
+    unit, span, prev_span = 0, 0, 0
+    prev: Token | None = None
+    for t in tokens:
+        while span + 1 < len(spans) and t.start >= spans[span][1]:
+            span += 1
+        if prev is not None:
+            if span != prev_span:
+                unit += 1
+            else:
+                gap = text[prev.end : t.start]
+                capitalised, all_caps = _name_shape(text[t.start : t.end])
+                if (
+                    gap
+                    and all(c < "\x80" and not c.isspace() for c in gap)
+                    and any(c in ".!?" for c in gap)
+                    and prev.end - prev.start >= 2
+                    and capitalised
+                    and not all_caps
+                ):
+                    unit += 1
+        units.append(unit)
+        prev, prev_span = t, span
+    return units
 
 
 def default_support(
@@ -273,67 +349,138 @@ def default_support(
     chunk_text: str,
     zipf: Mapping[str, float] | None = None,
     stopwords: Iterable[str] = STOPWORDS,
+    relations: Relations | None = None,
 ) -> SupportResult:
     """mode="default" support score of one claim sentence by one chunk, in [0, 1].
 
-    1. Tokenize both texts (``tokenize``). Claim content items: distinct keys of number tokens, and of word and
-       identifier tokens whose folded form (or its form without a possessive 's) is neither a stop word nor in
-       NON_CONTENT (``is_content``). A claim with no content item scores EMPTY_CLAIM_SCORE (nothing to check).
-    2. Weight of each item: ``word_weight`` of its key (rarer stem = heavier; numbers as unknown stems). Number keys
-       start with a digit, word keys never do, so one key set serves both.
-    3. overlap = weight of items whose key occurs anywhere in the chunk / total weight (reported, not scored).
-       local_overlap = ``best_window_weight`` with window = WINDOW_FACTOR x (number of claim tokens) / total weight.
-    4. Hard misses: distinct claim numbers whose key is absent from the chunk, plus distinct capitalised names
-       (``is_name``) whose key is absent from the chunk; n = min(count, MAX_HARD_MISSES).
-    5. Negation mismatch: some claim token is a negation (NEGATIONS, or ends in n't) and no chunk negation lies within
-       NEGATION_WINDOW tokens of a chunk token whose key is a matched claim item.
-    6. score = local_overlap ** SUPPORT_EXPONENT x HARD_MISS_FACTOR ** n x (NEGATION_FACTOR if mismatch else 1).
-       Any hard miss puts the score below 0.3 (<= 0.25), so the default threshold always rejects it.
+    1. Tokenize both texts (``tokenize``). Claim items are the distinct token keys in first-seen order:
+       NUMBER (number tokens and cardinal number words), CONTENT (words that are no stop word, particle or
+       first-person word; a name when some token of it ``is_name``), SPEAKER (first-person words, one key) and,
+       only when the claim has one of those, FUNCTION (every other token but negations: stop words, particles). A
+       key seen first as FUNCTION becomes CONTENT when a later token of it is content. No item: EMPTY_CLAIM_SCORE.
+    2. Weights: CONTENT and NUMBER ``word_weight`` (rarer = heavier), SPEAKER MIN_WEIGHT, FUNCTION FUNCTION_WEIGHT.
+    3. Windows: every source sentence (``source_units``) and every two adjacent ones. In a window an item counts
+       its weight when its key is there; a CONTENT item whose key is not there counts RELATED_CREDIT x its weight
+       when a related stem is, and otherwise marks an antonym when an antonym stem is. coverage(window) =
+       counted / total weight (sums in item order), x PAIR_FACTOR for a pair. The best window is the first, in the
+       order (sentence i, sentences i and i+1, sentence i+1, ...), with the largest coverage > 0 (none: coverage 0).
+    4. Contradictions (n, at most MAX_MISMATCHES): each NUMBER and each name item whose key is nowhere in the
+       chunk; a negation mismatch (some claim token is a negation and no chunk negation lies within
+       NEGATION_WINDOW tokens of a chunk token whose key is a CONTENT or NUMBER item); an antonym in the best
+       window.
+    5. score = calibrate(coverage) x MISMATCH_FACTOR ** n, where calibrate maps [0, COVERAGE_AT_THRESHOLD] linearly
+       onto [0, THRESHOLD_SCORE] and [COVERAGE_AT_THRESHOLD, 1] onto [THRESHOLD_SCORE, 1]. Any contradiction puts
+       the score at or below 0.25, under the shipped threshold.
+    overlap (reported, not scored): CONTENT and NUMBER items whose key is anywhere in the chunk / such items
+    (1.0 without any).
     """
     stop = _fold_set(stopwords)
-    return _support(tokenize(sentence), tokenize(chunk_text), zipf if zipf is not None else {}, stop)
+    return _support(
+        tokenize(sentence), chunk_text, tokenize(chunk_text), zipf if zipf is not None else {}, stop, relations or {}
+    )
 
 
 def _fold_set(stopwords: Iterable[str]) -> frozenset[str]:
     return frozenset(reference_fold(w) for w in stopwords if w)
 
 
-def _claim_items(
-    claim: list[Token], zipf: Mapping[str, float], stop: frozenset[str]
-) -> tuple[dict[str, float], dict[str, str], dict[str, str]]:
-    weights: dict[str, float] = {}
-    names: dict[str, str] = {}
-    numbers: dict[str, str] = {}
+def claim_items(claim: Sequence[Token], zipf: Mapping[str, float], stop: frozenset[str]) -> list[Item]:
+    """The claim's items (see ``default_support`` steps 1-2)."""
+    items: dict[str, Item] = {}
     for t in claim:
-        if not is_content(t, stop):
+        if t.key == SPEAKER_KEY:
+            kind, weight = SPEAKER, MIN_WEIGHT
+        elif is_content(t, stop):
+            kind, weight = (NUMBER if t.is_number else CONTENT), word_weight(t.key, zipf)
+        elif _is_negation(t):
             continue
-        weights[t.key] = word_weight(t.key, zipf)
-        if t.is_number:
-            numbers.setdefault(t.key, t.surface)
-        elif is_name(t):
-            names.setdefault(t.key, t.surface)
-    return weights, names, numbers
+        else:
+            kind, weight = FUNCTION, FUNCTION_WEIGHT
+        item = items.get(t.key)
+        if item is None:
+            item = items[t.key] = Item(t.key, weight, kind, t.surface)
+        elif item.kind == FUNCTION and kind == CONTENT:
+            item.kind, item.weight, item.surface = kind, weight, t.surface
+        if kind == CONTENT and item.kind == CONTENT and is_name(t):
+            item.is_name = True
+    if all(i.kind == FUNCTION for i in items.values()):
+        return []
+    return list(items.values())
 
 
-def _support(claim: list[Token], chunk: list[Token], zipf: Mapping[str, float], stop: frozenset[str]) -> SupportResult:
-    chunk_key_list = [t.key for t in chunk]
-    chunk_keys = set(chunk_key_list)
-    weights, names, numbers = _claim_items(claim, zipf, stop)
-    res = SupportResult(score=EMPTY_CLAIM_SCORE, overlap=1.0, local_overlap=1.0, content_words=list(weights))
-    if not weights:
+def calibrate(coverage: float) -> float:
+    """Maps window coverage onto the score scale: COVERAGE_AT_THRESHOLD -> THRESHOLD_SCORE, 0 -> 0, 1 -> 1."""
+    if coverage <= COVERAGE_AT_THRESHOLD:
+        return THRESHOLD_SCORE * (coverage / COVERAGE_AT_THRESHOLD)
+    return THRESHOLD_SCORE + (1.0 - THRESHOLD_SCORE) * ((coverage - COVERAGE_AT_THRESHOLD) / (1.0 - COVERAGE_AT_THRESHOLD))
+
+
+def _support(
+    claim: list[Token],
+    chunk_text: str,
+    chunk: list[Token],
+    zipf: Mapping[str, float],
+    stop: frozenset[str],
+    relations: Relations,
+) -> SupportResult:
+    items = claim_items(claim, zipf, stop)
+    checked = [i for i in items if i.kind in (CONTENT, NUMBER)]
+    res = SupportResult(score=EMPTY_CLAIM_SCORE, overlap=1.0, coverage=1.0, content_words=[i.key for i in checked])
+    if not items:
         return res
-    total = sum(weights.values())
-    res.matched = [k for k in weights if k in chunk_keys]
-    res.overlap = sum(weights[k] for k in res.matched) / total  # all sums in claim order: 1.0 exactly when all match
-    res.local_overlap = best_window_weight(chunk_key_list, weights, WINDOW_FACTOR * len(claim)) / total
-    res.missing_numbers = [s for k, s in numbers.items() if k not in chunk_keys]
-    res.missing_names = [s for k, s in names.items() if k not in chunk_keys]
-    misses = min(len(res.missing_numbers) + len(res.missing_names), MAX_HARD_MISSES)
-    score = res.local_overlap**SUPPORT_EXPONENT * HARD_MISS_FACTOR**misses
-    if any(_is_negation(t) for t in claim) and not _negated_near(chunk, set(res.matched)):
-        res.negation_mismatch = True
-        score *= NEGATION_FACTOR
-    res.score = score
+    total = 0.0
+    for item in items:
+        total += item.weight
+    chunk_keys = {t.key for t in chunk}
+    if checked:
+        res.overlap = sum(1 for i in checked if i.key in chunk_keys) / len(checked)
+
+    units = source_units(chunk_text, chunk)
+    n_units = units[-1] + 1 if units else 0
+    unit_keys: list[set[str]] = [set() for _ in range(n_units)]
+    for t, u in zip(chunk, units):
+        unit_keys[u].add(t.key)
+    empty: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+
+    def window(keys: set[str]) -> tuple[float, bool, list[str]]:
+        counted, antonym, missing = 0.0, False, []
+        for item in items:
+            if item.key in keys:
+                counted += item.weight
+                continue
+            related, antonyms = relations.get(item.key, empty) if item.kind == CONTENT else empty
+            if related & keys:
+                counted += item.weight * RELATED_CREDIT
+                continue
+            if antonyms & keys:
+                antonym = True
+            if item.kind in (CONTENT, NUMBER):
+                missing.append(item.surface)
+        return counted, antonym, missing
+
+    best, best_antonym, best_missing = 0.0, False, [i.surface for i in checked]
+    for u in range(n_units):
+        for keys, factor in ((unit_keys[u], 1.0), (unit_keys[u] | unit_keys[u + 1] if u + 1 < n_units else None, PAIR_FACTOR)):
+            if keys is None:
+                continue
+            counted, antonym, missing = window(keys)
+            coverage = counted / total * factor
+            if coverage > best:
+                best, best_antonym, best_missing = coverage, antonym, missing
+    res.coverage = best
+    res.missing = best_missing
+    res.antonym = best_antonym
+    res.missing_numbers = [i.surface for i in items if i.kind == NUMBER and i.key not in chunk_keys]
+    res.missing_names = [i.surface for i in items if i.is_name and i.key not in chunk_keys]
+    if any(_is_negation(t) for t in claim):
+        matched = {i.key for i in checked if i.key in chunk_keys}
+        negations = [p for p, t in enumerate(chunk) if _is_negation(t)]
+        near = any(
+            abs(p - q) <= NEGATION_WINDOW for p, t in enumerate(chunk) if t.key in matched for q in negations
+        )
+        res.negation_mismatch = not near
+    n = len(res.missing_numbers) + len(res.missing_names) + res.negation_mismatch + res.antonym
+    res.score = calibrate(best) * MISMATCH_FACTOR ** min(n, MAX_MISMATCHES)
     return res
 
 
@@ -432,6 +579,7 @@ class Checker:
         stopwords: Iterable[str] | None = None,
         meta_patterns: Iterable[str] | None = None,
         zipf: Mapping[str, float] | None = None,
+        relations: Relations | None = None,
     ) -> None:
         self.min_overlap = min_overlap
         self.multi_citation_factor = multi_citation_factor
@@ -440,12 +588,21 @@ class Checker:
         self.ref_stop = frozenset(STOPWORDS if stopwords is None else stopwords)
         self.patterns = [p for p in map(compile_phrase, META_PATTERNS if meta_patterns is None else meta_patterns) if p]
         self.zipf = zipf if zipf is not None else {}
+        self.relations = relations if relations is not None else {}
 
     # -- pieces ------------------------------------------------------------------------------------------------------
     def _score(self, sentence: str, claim: list[Token], chunk_text: str, chunk_tokens: list[Token]) -> float:
+        return self._scores(sentence, claim, chunk_text, chunk_tokens)[0]
+
+    def _scores(
+        self, sentence: str, claim: list[Token], chunk_text: str, chunk_tokens: list[Token]
+    ) -> tuple[float, float]:
+        """(support score, plain overlap) of a claim by one chunk."""
         if self.mode == "reference":
-            return reference_overlap(sentence, chunk_text, self.ref_stop)
-        return _support(claim, chunk_tokens, self.zipf, self.stop).score
+            overlap = reference_overlap(sentence, chunk_text, self.ref_stop)
+            return overlap, overlap
+        res = _support(claim, chunk_text, chunk_tokens, self.zipf, self.stop, self.relations)
+        return res.score, res.overlap
 
     def _scored(self, claim: list[Token]) -> list[Token]:
         """The tokens the default score reads: an opening meta phrase is no part of the claim."""
@@ -457,7 +614,7 @@ class Checker:
     def _has_content(self, sentence: str, claim: list[Token]) -> bool:
         if self.mode == "reference":
             return bool(reference_words(sentence, self.ref_stop))
-        return any(is_content(t, self.stop) for t in claim)
+        return any(is_content(t, self.stop) or t.key == SPEAKER_KEY for t in claim)
 
     def is_meta(self, sentence: str, claim: list[Token], chunks: Sequence[tuple[str, str, list[Token]]]) -> bool:
         """Opens with a meta phrase, and the rest has no number, no name and no content word found in any chunk."""
@@ -486,16 +643,19 @@ class Checker:
         evidence_ids: list[str],
         several: bool,
     ) -> ClaimCheck:
+        """`evidence_ids`: the known chunks it cites, or every chunk for an uncited check_claim (scored, never
+        covering: an uncited sentence is covered only when meta)."""
         by_id = {cid: (text, toks) for cid, text, toks in chunks}
         scored = self._scored(claim)
-        overlaps = {cid: self._score(sentence, scored, by_id[cid][0], by_id[cid][1]) for cid in evidence_ids}
+        pairs = {cid: self._scores(sentence, scored, by_id[cid][0], by_id[cid][1]) for cid in evidence_ids}
+        overlaps = {cid: overlap for cid, (_, overlap) in pairs.items()}
         threshold = self.min_overlap * self.multi_citation_factor if several else self.min_overlap
-        covering = [cid for cid in evidence_ids if overlaps[cid] >= threshold]
+        covering = [cid for cid in evidence_ids if pairs[cid][0] >= threshold] if cited else []
         meta = self.is_meta(sentence, claim, chunks)
         return ClaimCheck(
             start=start,
             end=start + len(sentence),
-            score=max(overlaps.values()) if overlaps else 0.0,
+            score=max(score for score, _ in pairs.values()) if pairs else 0.0,
             threshold=threshold,
             is_covered=meta or bool(covering),
             is_meta=meta,
@@ -515,7 +675,8 @@ class Checker:
         return self._score(sentence, claim, chunk_text, tokenize(chunk_text) if self.mode == "default" else [])
 
     def check_claim(self, sentence: str, chunks: Sequence[tuple[str, str]]) -> ClaimCheck:
-        """One claim against (id, text) chunks: its cited chunks if it cites any, else all of them."""
+        """One claim against (id, text) chunks: its cited chunks if it cites any, else all of them (scored, but an
+        uncited claim is covered only when meta)."""
         prepared = self._chunks(chunks)
         ids = [cid for cid, _ in chunks]
         cited = list(dict.fromkeys(i for i, _, _ in reference_extract_citations(sentence)))
