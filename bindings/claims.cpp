@@ -12,6 +12,7 @@
 
 #include "bindings.hpp"
 #include "checker/term_statistics.hpp"
+#include "checker/word_relations.hpp"
 #include "claims/answer_coverage.hpp"
 #include "claims/claim_config.hpp"
 #include "claims/query_type.hpp"
@@ -151,14 +152,16 @@ std::shared_ptr<c::ClaimConfig> make_config(
     double min_overlap, double multi_citation_factor, std::string_view mode,
     std::optional<std::vector<std::string>> stopwords,
     std::optional<std::vector<std::string>> meta_patterns,
-    std::shared_ptr<sc::checker::TermStatistics> statistics) {
+    std::shared_ptr<sc::checker::TermStatistics> statistics,
+    std::shared_ptr<sc::checker::WordRelations> relations) {
   c::ClaimOptions options;
   options.min_overlap = min_overlap;
   options.multi_citation_factor = multi_citation_factor;
   options.mode = c::parse_mode(mode);
   options.stopwords = std::move(stopwords);
   options.meta_patterns = std::move(meta_patterns);
-  return std::make_shared<c::ClaimConfig>(std::move(options), std::move(statistics));
+  return std::make_shared<c::ClaimConfig>(std::move(options), std::move(statistics),
+                                          std::move(relations));
 }
 
 py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const py::list& ids,
@@ -253,7 +256,7 @@ void sc::bindings::bind_claims(py::module_& m) {
       .def(py::init(&make_config), py::arg("min_overlap") = 0.3,
            py::arg("multi_citation_factor") = 0.7, py::arg("mode") = "default",
            py::arg("stopwords") = py::none(), py::arg("meta_patterns") = py::none(),
-           py::arg("statistics") = py::none())
+           py::arg("statistics") = py::none(), py::arg("relations") = py::none())
       .def_property_readonly("min_overlap", &c::ClaimConfig::min_overlap)
       .def_property_readonly("multi_citation_factor", &c::ClaimConfig::multi_citation_factor)
       // The held object itself (the checker binding's TermStatistics, read-only there), so Python

@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 from . import sentences as _sentences
 from ._args import str_tuple
 from ._core import claims as _core
+from ._word_relations import english_word_relations
 from .chunks import ChunkLike, as_chunks
 from .term_statistics import TermStatistics
 
@@ -325,6 +326,7 @@ class ClaimCoverage:
             None if self._stopwords is None else [_clean(w) for w in self._stopwords],
             None if self._meta_patterns is None else [_clean(p) for p in self._meta_patterns],
             self._statistics._core,
+            english_word_relations(),
         )
 
     # -- configuration ------------------------------------------------------------------------------------------------

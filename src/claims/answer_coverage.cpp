@@ -74,7 +74,7 @@ class Check {
       return default_support(claim, chunk(chunk_index), scratch_);
     }
     Support s;
-    s.score = s.overlap = s.local_overlap = reference_overlap(claim, chunk(chunk_index));
+    s.score = s.overlap = s.coverage = reference_overlap(claim, chunk(chunk_index));
     return s;
   }
 
@@ -148,28 +148,74 @@ std::string join_views(const std::vector<std::string_view>& ids) {
   return out;
 }
 
-/// Why the best chunk falls short: missing numbers / names, negation mismatch (default mode).
+std::string quoted(const std::vector<std::string_view>& words, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size() && i < limit; ++i) {
+    if (i > 0) out += ", ";
+    out += "'" + std::string(words[i]) + "'";
+  }
+  if (words.size() > limit) out += ", ...";
+  return out;
+}
+
+/// The numbers of a chunk's units [first, last] whose keys the claim lacks, as written.
+std::vector<std::string_view> other_numbers(Check& check, const ClaimProfile& claim,
+                                            std::string_view text, std::uint32_t first,
+                                            std::uint32_t last) {
+  std::vector<std::string_view> out;
+  std::string folded;
+  std::string key;
+  for_each_unit_token(text, citation_runs_of(text), [&](const text::Token& t, std::uint32_t unit) {
+    if (unit < first || unit > last) return;
+    fold_token(t.text, folded);
+    if (!token_key(t.text, t.kind, folded, key)) return;
+    for (std::size_t j = 0; j < claim.items.size(); ++j) {
+      if (check.analyzer().key(claim.items[j]) == key) return;
+    }
+    const std::string_view digits = number_part(t.text, t.kind);
+    const std::string_view shown = digits.empty() ? t.text : digits;
+    if (std::find(out.begin(), out.end(), shown) == out.end()) out.push_back(shown);
+  });
+  return out;
+}
+
+/// Why the best chunk falls short (default mode): what it says instead of a number, names and
+/// words it lacks, a negation mismatch, an antonym.
 std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best) {
   if (check.config().mode() != Mode::Default || !claim.has_content()) return "";
   const ChunkProfile& chunk = check.chunk(best);
   const Support s = check.support(claim, best);
+  const std::string id(check.chunks()[best].id);
   std::string out;
   std::vector<std::string_view> numbers;
   std::vector<std::string_view> names;
-  for (std::size_t n = 0; n < claim.numbers.size(); ++n) {
-    if (!chunk.contains(claim.items[claim.numbers[n]])) numbers.push_back(claim.number_text[n]);
+  std::vector<std::string_view> words;
+  for (std::size_t j = 0; j < claim.items.size(); ++j) {
+    if (claim.kinds[j] == ItemKind::Number && !chunk.contains(claim.items[j])) {
+      numbers.push_back(claim.surfaces[j]);
+    } else if (claim.names[j] && !chunk.contains(claim.items[j])) {
+      names.push_back(claim.surfaces[j]);
+    }
   }
-  for (std::size_t n = 0; n < claim.names.size(); ++n) {
-    if (!chunk.contains(claim.items[claim.names[n]])) names.push_back(claim.name_text[n]);
+  for (const std::uint32_t j : s.missing) {
+    if (claim.kinds[j] == ItemKind::Content && !claim.names[j]) words.push_back(claim.surfaces[j]);
   }
   if (!numbers.empty()) {
-    out += (numbers.size() == 1 ? "; number not in it: " : "; numbers not in it: ") +
-           join_views(numbers);
+    const std::uint32_t first = s.has_window ? s.best_unit : 0;
+    const std::uint32_t last =
+        s.has_window ? s.best_unit + (s.best_pair ? 1 : 0) : chunk.unit_count;
+    const auto instead = other_numbers(check, claim, check.chunks()[best].text, first, last);
+    out += "; " + quoted(numbers, 3) + " not in " + id;
+    if (!instead.empty()) out += ", which says " + quoted(instead, 3);
   }
-  if (!names.empty()) {
-    out += (names.size() == 1 ? "; name not in it: " : "; names not in it: ") + join_views(names);
+  if (!names.empty()) out += "; " + quoted(names, 3) + " not in " + id;
+  if (s.negation_mismatch) out += "; the claim is negated, " + id + " is not near its words";
+  if (!s.opposed.empty()) {
+    std::vector<std::string_view> opposed;
+    for (const std::uint32_t j : s.opposed) opposed.push_back(claim.surfaces[j]);
+    out += "; " + id + " says the opposite of " + quoted(opposed, 3);
   }
-  if (s.negation_mismatch) out += "; the claim is negated, the chunk is not";
+  if (!words.empty()) out += "; missing from " + id + ": " + quoted(words, 6);
   return out;
 }
 
@@ -183,11 +229,12 @@ ClaimResult decide(Check& check, Pending& p) {
   std::size_t best = 0;
   r.score = 0.0;
   for (const std::size_t i : p.evidence) {
-    const double s = check.score(p.profile, i);
-    r.overlaps.emplace_back(i, s);
-    if (s >= r.threshold) r.covering.push_back(i);
-    if (r.overlaps.size() == 1 || s > r.score) {
-      r.score = s;
+    const Support s = check.support(p.profile, i);
+    r.overlaps.emplace_back(i, s.overlap);
+    // An uncited claim (check_claim) is scored against every chunk but covered only when meta.
+    if (p.cited && s.score >= r.threshold) r.covering.push_back(i);
+    if (r.overlaps.size() == 1 || s.score > r.score) {
+      r.score = s.score;
       best = i;
     }
   }
@@ -209,6 +256,16 @@ ClaimResult decide(Check& check, Pending& p) {
       r.reason = "cites no retrieved chunk" + unknown;
     } else if (p.cited || check.chunks().empty()) {
       r.reason = "no chunks to check it against";
+    } else {
+      r.reason = "no citation";
+    }
+  } else if (!p.cited) {
+    const std::string id(check.chunks()[best].id);
+    if (r.has_content && r.score >= r.threshold) {
+      r.reason = "no citation; " + id + " supports it (" + fixed2(r.score) + "): cite it";
+    } else if (r.has_content) {
+      r.reason = "no citation, and no chunk supports it: best support " + fixed2(r.score) + " (" +
+                 id + ") < " + thr + shortfall(check, p.profile, best);
     } else {
       r.reason = "no citation";
     }

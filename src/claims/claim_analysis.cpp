@@ -10,18 +10,6 @@
 namespace sc::claims {
 namespace {
 
-/// Calls fn(const text::Token&) for every token of `text` outside the sorted spans `runs`
-/// (no sentence-start bookkeeping: chunks do not need it).
-template <class Fn>
-void for_each_chunk_token(std::string_view text, const std::vector<text::Span>& runs, Fn&& fn) {
-  std::size_t run = 0;
-  text::for_each_token(text, [&](const text::Token& token) {
-    while (run < runs.size() && runs[run].end <= token.offset) ++run;
-    if (run < runs.size() && runs[run].begin <= token.offset) return;
-    fn(token);
-  });
-}
-
 char ascii_lower(char c) noexcept {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
 }
@@ -44,6 +32,29 @@ void set_bit(std::vector<std::uint64_t>& bits, std::uint32_t i) {
 }
 
 }  // namespace
+
+bool glued_sentence_end(std::string_view text, const text::Token& prev,
+                        const text::Token& next) noexcept {
+  const std::size_t begin = prev.offset + prev.text.size();
+  if (next.offset <= begin) return false;
+  bool end_mark = false;
+  for (std::size_t i = begin; i < next.offset; ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    // ASCII only, no whitespace (Python's str.isspace() on ASCII: \t-\r, \x1c-\x1f, space).
+    if (b >= 0x80 || b == ' ' || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F)) {
+      return false;
+    }
+    end_mark = end_mark || b == '.' || b == '!' || b == '?';
+  }
+  if (!end_mark) return false;
+  std::size_t code_points = 0;
+  for (const char c : prev.text) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++code_points;
+  }
+  if (code_points < 2) return false;
+  const NameShape shape = name_shape(next.text);
+  return shape.capitalised && !shape.all_caps;
+}
 
 ClaimAnalyzer::ClaimAnalyzer(const ClaimConfig& config) : config_(config) {}
 
@@ -82,35 +93,86 @@ void ClaimAnalyzer::claim_default(std::string_view claim, const std::vector<text
                                   std::size_t skip, ClaimProfile& out) {
   const text::StopWords& stop = config_.stopwords();
   std::size_t index = 0;
+  bool any_checked = false;  // a Content, Number or Speaker item: function words count too
   for_each_claim_token(claim, runs, [&](const ClaimToken& t) {
     if (index++ < skip) return;
     ++out.token_count;
     fold_token(t.token.text, folded_);
-    if (is_negation(folded_)) out.has_negation = true;
+    const bool negation = is_negation(folded_);
+    if (negation) out.has_negation = true;
     const bool number = token_key(t.token.text, t.token.kind, folded_, key_);
-    if (!is_content(number, folded_, stop)) return;
+    ItemKind kind = ItemKind::Function;
+    if (key_ == kSpeakerKey) {
+      kind = ItemKind::Speaker;
+    } else if (is_content(number, folded_, stop)) {
+      kind = number ? ItemKind::Number : ItemKind::Content;
+    } else if (negation) {
+      return;
+    }
+    any_checked = any_checked || kind != ItemKind::Function;
     const std::uint32_t id = intern(key_);
+    const double weight = kind == ItemKind::Function  ? kFunctionWeight
+                          : kind == ItemKind::Speaker ? kMinWeight
+                                                      : key_weight_[id];
+    const std::string_view surface =
+        kind == ItemKind::Number ? number_part(t.token.text, t.token.kind) : t.token.text;
     std::int32_t item = item_of_key_[id];
     if (item < 0) {
       item = static_cast<std::int32_t>(out.items.size());
       item_of_key_[id] = item;
       out.items.push_back(id);
-      out.weights.push_back(key_weight_[id]);
+      out.weights.push_back(weight);
+      out.kinds.push_back(kind);
+      out.names.push_back(0);
+      out.surfaces.push_back(surface.empty() ? t.token.text : surface);
+    } else if (out.kinds[static_cast<std::size_t>(item)] == ItemKind::Function &&
+               kind == ItemKind::Content) {
+      const auto j = static_cast<std::size_t>(item);
+      out.kinds[j] = kind;
+      out.weights[j] = weight;
+      out.surfaces[j] = t.token.text;
     }
-    const auto index = static_cast<std::uint32_t>(item);
-    if (number) {
-      if (std::find(out.numbers.begin(), out.numbers.end(), index) == out.numbers.end()) {
-        out.numbers.push_back(index);
-        out.number_text.push_back(number_part(t.token.text, t.token.kind));
-      }
-    } else if (is_name(name_shape(t.token.text), t.sentence_start) &&
-               std::find(out.names.begin(), out.names.end(), index) == out.names.end()) {
-      out.names.push_back(index);
-      out.name_text.push_back(t.token.text);
+    const auto j = static_cast<std::size_t>(item);
+    if (kind == ItemKind::Content && out.kinds[j] == ItemKind::Content &&
+        is_name(name_shape(t.token.text), t.sentence_start)) {
+      out.names[j] = 1;
     }
   });
-  for (const double w : out.weights) out.total += w;  // item order: the oracle's sum, bit for bit
   for (const std::uint32_t id : out.items) item_of_key_[id] = -1;
+  if (!any_checked) {
+    const bool negation = out.has_negation;
+    const std::size_t tokens = out.token_count;
+    out = ClaimProfile{};
+    out.has_negation = negation;
+    out.token_count = tokens;
+    return;
+  }
+  for (const double w : out.weights) out.total += w;  // item order: the oracle's sum, bit for bit
+  for (std::size_t j = 0; j < out.items.size(); ++j) {
+    if (out.is_checked(j)) ++out.checked;
+  }
+  add_relations(out);
+}
+
+void ClaimAnalyzer::add_relations(ClaimProfile& out) {
+  // Related and antonym stems of content items become keys, so chunks record where they occur.
+  const checker::WordRelations& relations = config_.relations();
+  const std::size_t k = out.items.size();
+  out.related_begin.assign(1, 0);
+  out.antonym_begin.assign(1, 0);
+  for (std::size_t j = 0; j < k; ++j) {
+    if (out.kinds[j] == ItemKind::Content && relations.size() > 0) {
+      const std::string word(keys_.term(out.items[j]));
+      for (const std::uint32_t r : relations.related(word)) {
+        out.related.push_back(intern(relations.word(r)));
+      }
+      for (const std::uint32_t a : relations.antonyms(word)) {
+        out.antonyms.push_back(intern(relations.word(a)));
+      }
+    }
+    out.related_begin.push_back(static_cast<std::uint32_t>(out.related.size()));
+    out.antonym_begin.push_back(static_cast<std::uint32_t>(out.antonyms.size()));
+  }
 }
 
 void ClaimAnalyzer::claim_reference(std::string_view claim, const std::vector<text::Span>& runs,
@@ -147,8 +209,9 @@ void ClaimAnalyzer::detect_meta(std::string_view claim, const std::vector<text::
       return true;
     }
     fold_token(t.token.text, folded_);
-    const std::string_view number = number_part(t.token.text, t.token.kind);
-    if (!number.empty()) {
+    const bool number = keep_keys ? token_key(t.token.text, t.token.kind, folded_, key_)
+                                  : !number_part(t.token.text, t.token.kind).empty();
+    if (number) {
       blocked = true;
       return false;
     }
@@ -157,10 +220,7 @@ void ClaimAnalyzer::detect_meta(std::string_view claim, const std::vector<text::
       blocked = true;
       return false;
     }
-    if (keep_keys) {
-      token_key(t.token.text, t.token.kind, folded_, key_);
-      rest.push_back(intern(key_));
-    }
+    if (keep_keys) rest.push_back(intern(key_));
     return true;
   });
   if (blocked) return;
@@ -194,16 +254,23 @@ ChunkProfile ClaimAnalyzer::chunk(std::string_view text) {
 }
 
 void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
-  // (key id << 32 | position) of every token whose key is a claim key, sorted afterwards.
+  // (key id << 32 | position) of every token whose key is a claim key, sorted afterwards; the
+  // unit of each position.
   std::vector<std::uint64_t> found;
+  std::vector<std::uint32_t> unit_of;
   std::uint32_t position = 0;
-  for_each_chunk_token(text, citation_runs_of(text), [&](const text::Token& token) {
+  out.unit_count = for_each_unit_token(text, citation_runs_of(text), [&](const text::Token& token,
+                                                                         std::uint32_t unit) {
     const std::uint32_t pos = position++;
+    unit_of.push_back(unit);
     fold_token(token.text, folded_);
     if (any_negation_ && is_negation(folded_)) out.negations.push_back(pos);
-    // Numbers are keyed without stemming; words are stemmed only when the filter lets them by.
-    const bool number = !number_part(token.text, token.kind).empty();
-    if (!number && !filter_.might_match_word(folded_)) return;
+    // Numbers, number words and the speaker are keyed exactly; other words are stemmed only when
+    // the filter lets them by.
+    const bool special = !number_part(token.text, token.kind).empty() ||
+                         (token.kind == text::TokenKind::Word &&
+                          (!number_word(folded_).empty() || is_speaker(folded_)));
+    if (!special && !filter_.might_match_word(folded_)) return;
     token_key(token.text, token.kind, folded_, key_);
     if (!filter_.has(prefix_code(key_))) return;
     if (const auto id = keys_.find(key_)) {
@@ -212,6 +279,8 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   });
   out.token_count = position;
   std::sort(found.begin(), found.end());
+  out.positions.reserve(found.size());
+  out.units.reserve(found.size());
   for (const std::uint64_t entry : found) {
     const auto id = static_cast<std::uint32_t>(entry >> 32);
     if (out.keys.empty() || out.keys.back() != id) {
@@ -219,7 +288,9 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
       out.begin.push_back(static_cast<std::uint32_t>(out.positions.size()));
       set_bit(out.present, id);
     }
-    out.positions.push_back(static_cast<std::uint32_t>(entry));
+    const auto pos = static_cast<std::uint32_t>(entry);
+    out.positions.push_back(pos);
+    out.units.push_back(unit_of[pos]);
   }
   out.begin.push_back(static_cast<std::uint32_t>(out.positions.size()));
 }

@@ -15,39 +15,89 @@
 
 namespace sc::claims {
 
-/// One claim sentence, analyzed. Items are its distinct content keys (default mode: stems and
-/// numbers; reference mode: lowercase whitespace words minus stop words) in first-seen order.
+/// What a claim item is: its kind sets its weight and what may stand in for it.
+enum class ItemKind : std::uint8_t {
+  Function,  // a stop word or particle (FUNCTION_WEIGHT), only in claims with another kind
+  Content,   // a content word (rarity weight; related words, antonyms)
+  Number,    // a number or number word (rarity weight of an unknown stem; a contradiction when absent)
+  Speaker,   // the first-person singular (kSpeakerKey, MIN_WEIGHT)
+};
+
+/// One claim sentence, analyzed. Items are its distinct keys (default mode: stems, numbers, the
+/// speaker; reference mode: lowercase whitespace words minus stop words) in first-seen order.
 struct ClaimProfile {
   std::vector<std::uint32_t> items;           // key ids
-  std::vector<double> weights;                // default mode: rarity weight per item
+  std::vector<double> weights;                // default mode, per item
+  std::vector<ItemKind> kinds;                // default mode, per item
+  std::vector<std::uint8_t> names;            // default mode, per item: a capitalised name
+  std::vector<std::string_view> surfaces;     // default mode, per item: first surface (view)
+  std::vector<std::uint32_t> related_begin;   // item j's related keys: related[begin[j], begin[j+1])
+  std::vector<std::uint32_t> related;         // key ids
+  std::vector<std::uint32_t> antonym_begin;   // item j's antonym keys, likewise
+  std::vector<std::uint32_t> antonyms;        // key ids
   double total = 0.0;                         // sum of weights, in item order
-  std::vector<std::uint32_t> numbers;         // item indexes of numbers, first-seen order
-  std::vector<std::uint32_t> names;           // item indexes of capitalised names
-  std::vector<std::string_view> number_text;  // surface of each number (view into the claim)
-  std::vector<std::string_view> name_text;    // surface of each name
-  std::size_t token_count = 0;                // every token, stop words included
+  std::size_t checked = 0;                    // Content and Number items
+  std::size_t token_count = 0;                // every token after a meta phrase
   bool has_negation = false;                  // a token is a negation ("not", "isn't", ...)
   bool meta = false;                          // opens with a meta phrase, no number/name after
   std::size_t meta_phrase_end = 0;            // byte offset just past the phrase
   std::vector<std::uint32_t> meta_rest;       // content keys after the phrase
 
   bool has_content() const noexcept { return !items.empty(); }
+  bool is_checked(std::size_t j) const noexcept {
+    return kinds[j] == ItemKind::Content || kinds[j] == ItemKind::Number;
+  }
 };
 
 /// One chunk, analyzed against the keys of every claim of the check (keys no claim has are not
-/// kept). Positions are token indexes (default mode).
+/// kept). Positions are token indexes, units source-sentence indexes (default mode).
 struct ChunkProfile {
   std::vector<std::uint64_t> present;    // bitset over key ids
   std::vector<std::uint32_t> keys;       // default mode: sorted distinct key ids found
   std::vector<std::uint32_t> begin;      // positions of keys[i]: positions[begin[i], begin[i+1])
   std::vector<std::uint32_t> positions;  // token indexes, ascending per key
+  std::vector<std::uint32_t> units;      // the unit of each entry of positions
   std::vector<std::uint32_t> negations;  // ascending token indexes of negations
   std::size_t token_count = 0;
+  std::uint32_t unit_count = 0;
 
   bool contains(std::uint32_t key) const noexcept {
     return key / 64 < present.size() && ((present[key / 64] >> (key % 64)) & 1u) != 0;
   }
 };
+
+/// Whether `next` starts a sentence glued to `prev` ("Woo-jin.Yeon"; see for_each_unit_token).
+bool glued_sentence_end(std::string_view text, const text::Token& prev,
+                        const text::Token& next) noexcept;
+
+/// Calls fn(const text::Token&, std::uint32_t unit) for every token of a chunk outside the
+/// citation runs `runs`, with its source unit: a new unit starts at a token in a later sentence of
+/// text::split_sentences(text) than the token before it, or glued to it across a sentence end
+/// ("Woo-jin.Yeon": the gap is non-empty ASCII without whitespace holding '.', '!' or '?', the
+/// previous token has >= 2 code points, this one is capitalised but not all capitals). Returns the
+/// number of units (0 without tokens).
+template <class Fn>
+std::uint32_t for_each_unit_token(std::string_view text, const std::vector<text::Span>& runs,
+                                  Fn&& fn) {
+  const std::vector<text::Span> spans = text::split_sentences(text);
+  std::size_t span = 0;
+  std::size_t prev_span = 0;
+  std::uint32_t unit = 0;
+  bool first = true;
+  text::Token prev{};
+  std::size_t run = 0;
+  text::for_each_token(text, [&](const text::Token& token) {
+    while (run < runs.size() && runs[run].end <= token.offset) ++run;
+    if (run < runs.size() && runs[run].begin <= token.offset) return;
+    while (span + 1 < spans.size() && token.offset >= spans[span].end) ++span;
+    if (!first && (span != prev_span || glued_sentence_end(text, prev, token))) ++unit;
+    fn(token, unit);
+    first = false;
+    prev = token;
+    prev_span = span;
+  });
+  return first ? 0 : unit + 1;
+}
 
 /// Analyzes the texts of one check. Claims first (their keys are interned), then chunks (their
 /// tokens are looked up among the claims' keys only, and most are ruled out by a KeyFilter before
@@ -63,6 +113,9 @@ class ClaimAnalyzer {
   /// Analyzes one chunk (after every claim: keys first seen here are ignored).
   ChunkProfile chunk(std::string_view text);
 
+  /// The key text of a key id.
+  std::string_view key(std::uint32_t id) const { return keys_.term(id); }
+
   /// Number of distinct claim keys so far.
   std::size_t key_count() const noexcept { return keys_.size(); }
 
@@ -76,12 +129,13 @@ class ClaimAnalyzer {
   /// out.meta, meta_phrase_end and meta_rest.
   void detect_meta(std::string_view claim, const std::vector<text::Span>& runs, std::size_t end,
                    ClaimProfile& out);
+  void add_relations(ClaimProfile& out);
   void chunk_default(std::string_view text, ChunkProfile& out);
   void chunk_reference(std::string_view text, ChunkProfile& out);
 
   const ClaimConfig& config_;
   text::TermInterner keys_;
-  std::vector<double> key_weight_;         // default mode, by key id
+  std::vector<double> key_weight_;         // default mode, by key id (rarity weight)
   KeyFilter filter_;                       // prefixes of keys_ (default mode)
   KeyFilter words_filter_;                 // word codes of keys_ (reference mode)
   std::vector<std::int32_t> item_of_key_;  // scratch: key id -> item index in the claim, or -1

@@ -21,6 +21,11 @@ const std::shared_ptr<const checker::TermStatistics>& empty_statistics() {
   return statistics;
 }
 
+const std::shared_ptr<const checker::WordRelations>& empty_relations() {
+  static const auto relations = std::make_shared<const checker::WordRelations>();
+  return relations;
+}
+
 }  // namespace
 
 Mode parse_mode(std::string_view name) {
@@ -95,9 +100,11 @@ const std::vector<std::string>& default_meta_patterns() {
 }
 
 ClaimConfig::ClaimConfig(ClaimOptions options,
-                         std::shared_ptr<const checker::TermStatistics> statistics)
+                         std::shared_ptr<const checker::TermStatistics> statistics,
+                         std::shared_ptr<const checker::WordRelations> relations)
     : options_(std::move(options)),
-      statistics_(statistics ? std::move(statistics) : empty_statistics()) {
+      statistics_(statistics ? std::move(statistics) : empty_statistics()),
+      relations_(relations ? std::move(relations) : empty_relations()) {
   check_unit(options_.min_overlap, "min_overlap");
   check_unit(options_.multi_citation_factor, "multi_citation_factor");
   if (options_.stopwords) own_stopwords_.emplace(*options_.stopwords);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/term_statistics.hpp"
+#include "checker/word_relations.hpp"
 #include "claims/phrases.hpp"
 #include "text/stopwords.hpp"
 
@@ -17,8 +18,9 @@ namespace sc::claims {
 
 /// How a claim's support by a chunk is scored.
 enum class Mode : std::uint8_t {
-  /// Rarity-weighted stemmed content-word overlap in the best local window, with penalties for
-  /// missing numbers / capitalised names and negation mismatch (python/.../_reference_claims.py).
+  /// Rarity-weighted stemmed overlap in the best source sentence or pair of adjacent sentences,
+  /// with related-word credit and contradictions (missing numbers / names, negation, antonyms),
+  /// calibrated to the shipped threshold (python/.../_reference_claims.py is the spec).
   Default,
   /// The original design: |S & C| / |S| over set(text.lower().split()) minus stop words.
   Reference,
@@ -45,9 +47,11 @@ struct ClaimOptions {
 class ClaimConfig {
  public:
   /// `statistics` weighs default-mode words (claims/rarity_weight.hpp); nullptr weighs every word
-  /// as unknown. Held, not copied: the checker and every config share one English table.
+  /// as unknown. `relations` credits related words and flags antonyms (default mode); nullptr: no
+  /// relations. Held, not copied: the checker and every config share one English table each.
   explicit ClaimConfig(ClaimOptions options = {},
-                       std::shared_ptr<const checker::TermStatistics> statistics = nullptr);
+                       std::shared_ptr<const checker::TermStatistics> statistics = nullptr,
+                       std::shared_ptr<const checker::WordRelations> relations = nullptr);
 
   double min_overlap() const noexcept { return options_.min_overlap; }
   double multi_citation_factor() const noexcept { return options_.multi_citation_factor; }
@@ -64,6 +68,10 @@ class ClaimConfig {
   const std::shared_ptr<const checker::TermStatistics>& shared_statistics() const noexcept {
     return statistics_;
   }
+  const checker::WordRelations& relations() const noexcept { return *relations_; }
+  const std::shared_ptr<const checker::WordRelations>& shared_relations() const noexcept {
+    return relations_;
+  }
 
   /// The threshold for a claim citing `cited` known chunks: min_overlap, times
   /// multi_citation_factor when it cites several.
@@ -77,6 +85,7 @@ class ClaimConfig {
   PhraseSet meta_;
   KeyFilter meta_filter_;
   std::shared_ptr<const checker::TermStatistics> statistics_;
+  std::shared_ptr<const checker::WordRelations> relations_;
 };
 
 }  // namespace sc::claims

@@ -1,10 +1,13 @@
 #include "claims/claim_support.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace sc::claims {
 namespace {
+
+constexpr std::uint8_t kExact = 1;
+constexpr std::uint8_t kRelated = 2;
+constexpr std::uint8_t kAntonym = 4;
 
 // Positions of key `key` in the chunk, as [first, last) into chunk.positions.
 std::pair<std::uint32_t, std::uint32_t> positions_of(const ChunkProfile& chunk,
@@ -21,17 +24,43 @@ bool negation_near(const std::vector<std::uint32_t>& negations, std::uint32_t po
   return it != negations.end() && *it <= pos + kNegationWindow;
 }
 
-// Sum of the weights of the items present in the window, in item order (the oracle's order, so
-// equal sets give equal sums bit for bit).
-double exact_sum(const ClaimProfile& claim, const std::vector<std::uint32_t>& counts) noexcept {
-  double sum = 0.0;
-  for (std::size_t j = 0; j < counts.size(); ++j) {
-    if (counts[j] != 0) sum += claim.weights[j];
+void add_events(const ChunkProfile& chunk, std::uint32_t key, std::uint32_t item,
+                std::uint8_t flag, std::vector<std::uint64_t>& events) {
+  const auto [first, last] = positions_of(chunk, key);
+  for (std::uint32_t p = first; p < last; ++p) {
+    events.push_back((std::uint64_t{chunk.units[p]} << 32) | (std::uint64_t{item} << 3) | flag);
   }
-  return sum;
+}
+
+/// One window's coverage (counted / total x factor, sums in item order) and antonym mark.
+struct Window {
+  double coverage;
+  bool antonym;
+};
+
+Window evaluate(const ClaimProfile& claim, const std::vector<std::uint8_t>& flags,
+                double factor) noexcept {
+  double counted = 0.0;
+  bool antonym = false;
+  for (std::size_t j = 0; j < flags.size(); ++j) {
+    if (flags[j] & kExact) {
+      counted += claim.weights[j];
+    } else if (flags[j] & kRelated) {
+      counted += claim.weights[j] * kRelatedCredit;
+    } else if (flags[j] & kAntonym) {
+      antonym = true;
+    }
+  }
+  return {counted / claim.total * factor, antonym};
 }
 
 }  // namespace
+
+double calibrate(double coverage) noexcept {
+  if (coverage <= kCoverageAtThreshold) return kThresholdScore * (coverage / kCoverageAtThreshold);
+  return kThresholdScore + (1.0 - kThresholdScore) *
+                               ((coverage - kCoverageAtThreshold) / (1.0 - kCoverageAtThreshold));
+}
 
 Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
                         SupportScratch& scratch) {
@@ -39,76 +68,117 @@ Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
   const std::size_t k = claim.items.size();
   if (k == 0) return out;  // nothing to check
 
-  std::vector<std::uint64_t>& events = scratch.events;
-  events.clear();
-  double found = 0.0;
+  std::size_t found = 0;
   for (std::size_t j = 0; j < k; ++j) {
-    const auto [first, last] = positions_of(chunk, claim.items[j]);
-    if (first == last) continue;
-    found += claim.weights[j];
-    for (std::uint32_t p = first; p < last; ++p) {
-      events.push_back((std::uint64_t{chunk.positions[p]} << 32) | j);
-    }
+    if (claim.is_checked(j) && chunk.contains(claim.items[j])) ++found;
   }
-  out.overlap = found / claim.total;
-  for (const std::uint32_t j : claim.numbers) {
-    if (!chunk.contains(claim.items[j])) ++out.missing_numbers;
-  }
-  for (const std::uint32_t j : claim.names) {
-    if (!chunk.contains(claim.items[j])) ++out.missing_names;
+  if (claim.checked > 0) {
+    out.overlap = static_cast<double>(found) / static_cast<double>(claim.checked);
   }
 
-  // Best window: WINDOW_FACTOR x claim tokens consecutive chunk tokens, starting at a match. The
-  // running sum only decides when the exact (item-order) sum is worth recomputing.
-  std::sort(events.begin(), events.end());
-  std::vector<std::uint32_t>& counts = scratch.counts;
-  counts.assign(k, 0);
-  const std::uint64_t window = kWindowFactor * claim.token_count;
-  double best = 0.0;
-  double running = 0.0;
-  std::size_t distinct = 0;
-  const double slack = 1e-9 * claim.total;
-  std::size_t b = 0;
-  for (std::size_t a = 0; a < events.size(); ++a) {
-    const std::uint64_t start = events[a] >> 32;
-    while (b < events.size() && (events[b] >> 32) < start + window) {
-      const auto j = static_cast<std::uint32_t>(events[b]);
-      if (counts[j]++ == 0) {
-        running += claim.weights[j];
-        ++distinct;
-      }
-      ++b;
+  // Where each item (or a related / antonym stem of it) occurs, by unit.
+  std::vector<std::uint64_t>& events = scratch.events;
+  events.clear();
+  for (std::size_t j = 0; j < k; ++j) {
+    const auto item = static_cast<std::uint32_t>(j);
+    add_events(chunk, claim.items[j], item, kExact, events);
+    if (claim.kinds[j] != ItemKind::Content) continue;
+    for (std::uint32_t r = claim.related_begin[j]; r < claim.related_begin[j + 1]; ++r) {
+      add_events(chunk, claim.related[r], item, kRelated, events);
     }
-    if (distinct == k) {
-      best = claim.total;  // every item: the exact sum is the total, same order
-      break;
-    }
-    if (running > best + slack) best = std::max(best, exact_sum(claim, counts));
-    const auto j = static_cast<std::uint32_t>(events[a]);
-    if (--counts[j] == 0) {
-      running -= claim.weights[j];
-      --distinct;
+    for (std::uint32_t a = claim.antonym_begin[j]; a < claim.antonym_begin[j + 1]; ++a) {
+      add_events(chunk, claim.antonyms[a], item, kAntonym, events);
     }
   }
-  out.local_overlap = best / claim.total;
+  std::sort(events.begin(), events.end());
+
+  // Windows in the oracle's order (unit u, then units u and u+1), only those touching an event:
+  // the others cover nothing and never beat a coverage > 0.
+  std::vector<std::uint8_t>& flags = scratch.flags;
+  std::vector<std::uint8_t> best_flags;
+  double best = 0.0;
+  bool best_antonym = false;
+  const auto unit_of = [](std::uint64_t e) { return static_cast<std::uint32_t>(e >> 32); };
+  const auto fill = [&](std::size_t from, std::size_t to) {
+    for (std::size_t e = from; e < to; ++e) {
+      flags[static_cast<std::size_t>((events[e] & 0xFFFFFFFFu) >> 3)] |=
+          static_cast<std::uint8_t>(events[e] & 7u);
+    }
+  };
+  const auto consider = [&](std::uint32_t unit, bool pair) {
+    const Window w = evaluate(claim, flags, pair ? kPairFactor : 1.0);
+    if (w.coverage > best) {
+      best = w.coverage;
+      best_antonym = w.antonym;
+      out.has_window = true;
+      out.best_unit = unit;
+      out.best_pair = pair;
+      best_flags = flags;
+    }
+  };
+  std::size_t g = 0;
+  bool have_previous = false;
+  std::uint32_t previous = 0;
+  while (g < events.size()) {
+    const std::uint32_t u = unit_of(events[g]);
+    std::size_t end = g;
+    while (end < events.size() && unit_of(events[end]) == u) ++end;
+    std::size_t next_end = end;
+    const bool next_adjacent = end < events.size() && unit_of(events[end]) == u + 1;
+    while (next_adjacent && next_end < events.size() && unit_of(events[next_end]) == u + 1) {
+      ++next_end;
+    }
+    if (u > 0 && !(have_previous && previous == u - 1)) {  // pair (u-1, u): only u's events
+      flags.assign(k, 0);
+      fill(g, end);
+      consider(u - 1, true);
+    }
+    flags.assign(k, 0);
+    fill(g, end);
+    consider(u, false);
+    if (u + 1 < chunk.unit_count) {
+      fill(end, next_end);
+      consider(u, true);
+    }
+    have_previous = true;
+    previous = u;
+    g = end;
+  }
+  out.coverage = best;
+  out.antonym = best_antonym;
+  for (std::size_t j = 0; j < k; ++j) {
+    if (!claim.is_checked(j)) continue;
+    const std::uint8_t f = best_flags.empty() ? 0 : best_flags[j];
+    if (!(f & (kExact | kRelated))) {
+      out.missing.push_back(static_cast<std::uint32_t>(j));
+      if (f & kAntonym) out.opposed.push_back(static_cast<std::uint32_t>(j));
+    }
+    if (chunk.contains(claim.items[j])) continue;
+    if (claim.kinds[j] == ItemKind::Number) ++out.missing_numbers;
+    if (claim.names[j]) ++out.missing_names;
+  }
 
   if (claim.has_negation) {
     bool near = false;
     if (!chunk.negations.empty()) {
-      for (const std::uint64_t e : events) {
-        if (negation_near(chunk.negations, static_cast<std::uint32_t>(e >> 32))) {
-          near = true;
-          break;
+      for (std::size_t j = 0; j < k && !near; ++j) {
+        if (!claim.is_checked(j)) continue;
+        const auto [first, last] = positions_of(chunk, claim.items[j]);
+        for (std::uint32_t p = first; p < last && !near; ++p) {
+          near = negation_near(chunk.negations, chunk.positions[p]);
         }
       }
     }
     out.negation_mismatch = !near;
   }
-  const std::size_t misses = std::min(out.missing_numbers + out.missing_names, kMaxHardMisses);
-  double score = std::pow(out.local_overlap, kSupportExponent) *
-                 std::pow(kHardMissFactor, static_cast<double>(misses));
-  if (out.negation_mismatch) score *= kNegationFactor;
-  out.score = score;
+  const std::size_t mismatches =
+      std::min(out.missing_numbers + out.missing_names +
+                   static_cast<std::size_t>(out.negation_mismatch) +
+                   static_cast<std::size_t>(out.antonym),
+               kMaxMismatches);
+  double factor = 1.0;
+  for (std::size_t m = 0; m < mismatches; ++m) factor *= kMismatchFactor;
+  out.score = calibrate(best) * factor;
   return out;
 }
 

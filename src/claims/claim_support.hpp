@@ -11,29 +11,40 @@
 namespace sc::claims {
 
 /// Default-mode constants (python/sufficient_context/_reference_claims.py is the spec).
-inline constexpr std::size_t kWindowFactor = 2;      // window = 2 x claim tokens
-inline constexpr double kSupportExponent = 4.0;      // score = local_overlap ** 4 x penalties
-inline constexpr double kHardMissFactor = 0.25;      // per missing number / capitalised name
-inline constexpr std::size_t kMaxHardMisses = 2;     // at most 0.25 ** 2
-inline constexpr double kNegationFactor = 0.5;       // negated claim, chunk not negated near it
-inline constexpr std::uint32_t kNegationWindow = 5;  // tokens either side of a matched word
-inline constexpr double kEmptyClaimScore = 1.0;      // nothing to check, nothing to contradict
+inline constexpr double kRelatedCredit = 0.8;         // share credited for a related word
+inline constexpr double kPairFactor = 0.9;            // two adjacent sentences vs one
+inline constexpr double kCoverageAtThreshold = 0.81;  // fitted on BEGIN: maps to kThresholdScore
+inline constexpr double kThresholdScore = 0.3;        // the shipped min_overlap
+inline constexpr double kMismatchFactor = 0.25;       // per contradiction
+inline constexpr std::size_t kMaxMismatches = 2;      // at most 0.25 ** 2
+inline constexpr std::uint32_t kNegationWindow = 5;   // tokens either side of a matched word
+inline constexpr double kEmptyClaimScore = 1.0;       // nothing to check, nothing to contradict
 
 /// One claim's support by one chunk, with what a reason needs.
 struct Support {
   double score = kEmptyClaimScore;  // what the threshold applies to, in [0, 1]
-  double overlap = 1.0;             // weighted share of the claim's items anywhere in the chunk
-  double local_overlap = 1.0;       // the same within the best window (the score's base)
+  double overlap = 1.0;             // plain: Content/Number items anywhere in the chunk / such items
+  double coverage = 1.0;            // weighted share in the best window (the score's base)
   std::size_t missing_numbers = 0;
   std::size_t missing_names = 0;
   bool negation_mismatch = false;
+  bool antonym = false;          // the best window holds an antonym of an item it lacks
+  bool has_window = false;       // some window has coverage > 0
+  std::uint32_t best_unit = 0;   // first unit of the best window
+  bool best_pair = false;        // the best window is units best_unit and best_unit + 1
+  std::vector<std::uint32_t> missing;   // Content/Number items the best window lacks (in order)
+  std::vector<std::uint32_t> opposed;   // Content items only an antonym of stands for there
 };
 
 /// Scratch space reused across pairs of one check.
 struct SupportScratch {
-  std::vector<std::uint64_t> events;  // (position << 32 | item) of matched chunk tokens
-  std::vector<std::uint32_t> counts;  // per item, in the current window
+  std::vector<std::uint64_t> events;  // unit << 32 | item << 2 | flag, sorted
+  std::vector<std::uint8_t> flags;    // per item, in the current window
 };
+
+/// Calibrated score of a window coverage: [0, kCoverageAtThreshold] -> [0, kThresholdScore]
+/// and [kCoverageAtThreshold, 1] -> [kThresholdScore, 1], linearly.
+double calibrate(double coverage) noexcept;
 
 /// The default-mode support (see _reference_claims.default_support for the rules).
 Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,

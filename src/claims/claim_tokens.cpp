@@ -87,6 +87,34 @@ std::string_view number_part(std::string_view token, text::TokenKind kind) noexc
   return token.substr(0, i);
 }
 
+std::string_view number_word(std::string_view folded) noexcept {
+  // "zero" and "one" are left out: "one of the", "the one who" are rarely a count.
+  static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
+      {"two", "2"},        {"three", "3"},     {"four", "4"},       {"five", "5"},
+      {"six", "6"},        {"seven", "7"},     {"eight", "8"},      {"nine", "9"},
+      {"ten", "10"},       {"eleven", "11"},   {"twelve", "12"},    {"thirteen", "13"},
+      {"fourteen", "14"},  {"fifteen", "15"},  {"sixteen", "16"},   {"seventeen", "17"},
+      {"eighteen", "18"},  {"nineteen", "19"}, {"twenty", "20"},    {"thirty", "30"},
+      {"forty", "40"},     {"fifty", "50"},    {"sixty", "60"},     {"seventy", "70"},
+      {"eighty", "80"},    {"ninety", "90"}};
+  if (folded.size() < 3 || folded.size() > 9) return {};
+  for (const auto& [word, digits] : kWords) {
+    if (folded == word) return digits;
+  }
+  return {};
+}
+
+bool is_speaker(std::string_view folded) noexcept {
+  static constexpr std::string_view kWords[] = {
+      "i",   "me",  "my",  "mine", "myself", "i'm", "i've", "i'd", "i'll",
+      "i\u2019m", "i\u2019ve", "i\u2019d", "i\u2019ll"};
+  if (folded.empty() || (folded[0] != 'i' && folded[0] != 'm')) return false;
+  for (const std::string_view w : kWords) {
+    if (folded == w) return true;
+  }
+  return false;
+}
+
 bool token_key(std::string_view token, text::TokenKind kind, std::string_view folded,
                std::string& key) {
   const std::string_view number = number_part(token, kind);
@@ -96,6 +124,16 @@ bool token_key(std::string_view token, text::TokenKind kind, std::string_view fo
       if (c != ',') key.push_back(c);
     }
     return true;
+  }
+  if (kind == text::TokenKind::Word) {
+    if (const std::string_view digits = number_word(folded); !digits.empty()) {
+      key.assign(digits);
+      return true;
+    }
+    if (is_speaker(folded)) {
+      key.assign(kSpeakerKey);
+      return false;
+    }
   }
   text::stem_into(word_base(folded), key);
   return false;
@@ -111,14 +149,23 @@ bool is_negation(std::string_view folded) noexcept {
   return ends_with(folded, "n't");
 }
 
-bool is_non_content(std::string_view folded) noexcept { return folded == "yes"; }
+bool is_particle(std::string_view folded) noexcept {
+  static constexpr std::string_view kParticles[] = {
+      "yes",  "yeah",   "yep",      "well",   "oh",   "also", "really", "actually",
+      "indeed", "just", "okay",     "ok",     "hmm",  "wow",  "uh",     "um"};
+  for (const std::string_view p : kParticles) {
+    if (folded == p) return true;
+  }
+  return false;
+}
 
 bool is_content(bool is_number, std::string_view folded,
                 const text::StopWords& stopwords) noexcept {
   if (is_number) return true;
+  if (is_speaker(folded)) return false;
   const std::string_view base = word_base(folded);
   return !(stopwords.contains_folded(folded) || stopwords.contains_folded(base) ||
-           is_non_content(folded) || is_non_content(base));
+           is_particle(folded) || is_particle(base));
 }
 
 bool is_capital(char32_t cp) noexcept {

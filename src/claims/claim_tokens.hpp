@@ -28,8 +28,18 @@ std::string_view word_base(std::string_view folded) noexcept;
 /// ("19th" -> "19", "1840s" -> "1840", "3.5mm" -> "3.5"). Empty for anything else.
 std::string_view number_part(std::string_view token, text::TokenKind kind) noexcept;
 
+/// The key of every first-person singular word: the speaker is one claim item.
+inline constexpr std::string_view kSpeakerKey = "#i";
+
+/// The digits of a cardinal number word ("seven" -> "7"; two..twenty and the tens), else empty.
+std::string_view number_word(std::string_view folded) noexcept;
+
+/// A first-person singular word: "i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll".
+bool is_speaker(std::string_view folded) noexcept;
+
 /// Writes the matching key of a token into `key`: a number's digits without commas ("10,000" ->
-/// "10000"), else the Porter2 stem of the folded word's base. Returns whether it is a number.
+/// "10000"), a number word's digits, kSpeakerKey for a first-person word, else the Porter2 stem of
+/// the folded word's base. Returns whether it is a number (number words included).
 bool token_key(std::string_view token, text::TokenKind kind, std::string_view folded,
                std::string& key);
 
@@ -37,11 +47,11 @@ bool token_key(std::string_view token, text::TokenKind kind, std::string_view fo
 /// "cannot", "without", or any word ending in "n't" (folded form).
 bool is_negation(std::string_view folded) noexcept;
 
-/// Answer particles with no checkable content besides the stop words ("yes").
-bool is_non_content(std::string_view folded) noexcept;
+/// Answer particles and discourse markers with no checkable content ("yes", "well", "also"...).
+bool is_particle(std::string_view folded) noexcept;
 
-/// A content token: a number, or a word whose folded form and base are neither stop words nor
-/// non-content particles.
+/// A content token: a number, or a word that is no first-person word and whose folded form and
+/// base are neither stop words nor particles.
 bool is_content(bool is_number, std::string_view folded, const text::StopWords& stopwords) noexcept;
 
 /// A capital letter: simple case folding changes it and it is not one of the lowercase letters

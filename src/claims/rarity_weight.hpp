@@ -11,6 +11,7 @@ namespace sc::claims {
 inline constexpr double kZipfCeiling =
     7.0;  // weight = clamp(kZipfCeiling - zipf, kMinWeight, kZipfCeiling)
 inline constexpr double kMinWeight = 3.0;    // common words (zipf >= 4) all weigh 3
+inline constexpr double kFunctionWeight = 0.3;  // a stop word or particle of a claim with content
 inline constexpr double kUnknownZipf = 1.0;  // zipf of a stem the table lacks, and of every number
 
 /// Rarity weight of a token key: clamp(kZipfCeiling - zipf, kMinWeight, kZipfCeiling), zipf being

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar, overload
 
-from .checker import TermStatistics
+from .checker import TermStatistics, WordRelations
 
 # A claim as the plain tuple the core builds: (sentence, score, is_covered, is_meta, citations, covering_chunks,
 # overlaps, threshold, reason, start, end).
@@ -32,8 +32,10 @@ class ClaimConfig:
         stopwords: Sequence[str] | None = None,
         meta_patterns: Sequence[str] | None = None,
         statistics: TermStatistics | None = None,
+        relations: WordRelations | None = None,
     ) -> None:
-        """`statistics` weighs default-mode words, clamp(7 - zipf, 3, 7) (held, not copied); None: all unknown."""
+        """`statistics` weighs default-mode words, clamp(7 - zipf, 3, 7) (held, not copied); None: all unknown.
+        `relations` credits related words and flags antonyms in default mode (held); None: no relations."""
     @property
     def min_overlap(self) -> float: ...
     @property
