@@ -63,7 +63,7 @@ TEST(ClaimCoverage, EmptyAnswerIsGroundedWithRatiosOne) {
 }
 
 TEST(ClaimCoverage, OneCitedSentence) {
-  const std::string answer = "Cheating is punished with imprisonment [S1].";
+  const std::string answer = "Whoever cheats shall be punished with imprisonment [S1].";
   const AnswerResult r = sc::claims::check_answer(config(), answer, kChunks);
   ASSERT_EQ(r.claims.size(), 1u);
   const ClaimResult& c = r.claims[0];
@@ -76,15 +76,31 @@ TEST(ClaimCoverage, OneCitedSentence) {
   EXPECT_EQ(c.covering, std::vector<std::size_t>{0});
   ASSERT_EQ(c.overlaps.size(), 1u);
   EXPECT_EQ(c.overlaps[0].first, 0u);
+  EXPECT_EQ(c.overlaps[0].second, 1.0);  // plain overlap: every content word is in S1
   EXPECT_EQ(c.reason, "covered by S1 (support 1.00 >= 0.30)");
   EXPECT_EQ(r.covered_count, 1u);
   EXPECT_EQ(r.attribution_coverage, 1.0);
-  EXPECT_TRUE(r.missing_citations.empty());  // S2 shares only "cheat": (4/13)^4 < 0.3
+  EXPECT_TRUE(r.missing_citations.empty());  // S2 shares only "cheat"
   EXPECT_TRUE(r.is_grounded);
 }
 
+TEST(ClaimCoverage, ReasonNamesTheMismatchAndTheMissingWords) {
+  const ClaimResult ten =
+      sc::claims::check_claim(config(), "Cheats get up to ten years [S1].", kChunks);
+  EXPECT_FALSE(ten.is_covered);
+  EXPECT_NE(ten.reason.find("'ten' not in S1, which says 'seven'"), std::string::npos)
+      << ten.reason;
+  ASSERT_EQ(ten.overlaps.size(), 1u);
+  EXPECT_DOUBLE_EQ(ten.overlaps[0].second, 2.0 / 4.0);  // cheat, year of cheat, get, 10, year
+  const ClaimResult words =
+      sc::claims::check_claim(config(), "Paris weather is cold and rainy [S3].", kChunks);
+  EXPECT_FALSE(words.is_covered);
+  EXPECT_NE(words.reason.find("missing from S3: 'cold', 'rainy'"), std::string::npos)
+      << words.reason;
+}
+
 TEST(ClaimCoverage, UncitedSentenceIsUncoveredAndItsChunkMissing) {
-  const std::string answer = "Cheating is punished with imprisonment.";
+  const std::string answer = "Whoever cheats shall be punished with imprisonment.";
   const AnswerResult r = sc::claims::check_answer(config(), answer, kChunks);
   ASSERT_EQ(r.claims.size(), 1u);
   EXPECT_FALSE(r.claims[0].is_covered);
@@ -98,7 +114,8 @@ TEST(ClaimCoverage, UncitedSentenceIsUncoveredAndItsChunkMissing) {
 }
 
 TEST(ClaimCoverage, UnknownIdsAreReportedAndInvalidate) {
-  const std::string answer = "Cheating is punished [S9]. Cheating is punished [S1][S9][s1].";
+  const std::string answer =
+      "Whoever cheats shall be punished [S9]. Whoever cheats shall be punished [S1][S9][s1].";
   const AnswerResult r = sc::claims::check_answer(config(), answer, kChunks);
   ASSERT_EQ(r.claims.size(), 2u);
   EXPECT_FALSE(r.claims[0].is_covered);
@@ -160,8 +177,8 @@ TEST(ClaimCoverage, MetaStatementsNeedNoEvidence) {
     EXPECT_FALSE(a.claims[0].is_covered) << claim;  // uncited
   }
   // Cited, the opening phrase is left out of the score: "cheating is punishable" is all found.
-  const AnswerResult cited =
-      sc::claims::check_answer(config(), "In summary, cheating is punishable [S1].", kChunks);
+  const AnswerResult cited = sc::claims::check_answer(
+      config(), "In summary, whoever cheats shall be punished [S1].", kChunks);
   EXPECT_FALSE(cited.claims[0].is_meta);
   EXPECT_EQ(cited.claims[0].score, 1.0);
   // Reference mode: the same decisions on whitespace words.
@@ -179,11 +196,22 @@ TEST(ClaimCoverage, MetaStatementsNeedNoEvidence) {
 
 TEST(ClaimCoverage, CheckClaimUsesCitedChunksElseAll) {
   const ClaimConfig cfg = config();
-  const ClaimResult all = sc::claims::check_claim(cfg, "Cheating is punished.", kChunks);
-  EXPECT_TRUE(all.is_covered);
+  // Uncited: scored against every chunk, but uncovered ("No Citations - Rejected"); the reason
+  // names the chunk to cite.
+  const std::string_view claim = "Whoever cheats shall be punished.";
+  const ClaimResult all = sc::claims::check_claim(cfg, claim, kChunks);
+  EXPECT_FALSE(all.is_covered);
   EXPECT_EQ(all.overlaps.size(), 3u);
-  EXPECT_EQ(all.covering, std::vector<std::size_t>{0});
-  EXPECT_EQ(all.span.end, std::string_view("Cheating is punished.").size());
+  EXPECT_EQ(all.score, 1.0);
+  EXPECT_TRUE(all.covering.empty());
+  EXPECT_EQ(all.reason, "no citation; S1 supports it (1.00): cite it");
+  EXPECT_EQ(all.span.end, claim.size());
+  const ClaimResult unsupported = sc::claims::check_claim(cfg, "Paris is in Spain.", kChunks);
+  EXPECT_FALSE(unsupported.is_covered);
+  EXPECT_TRUE(starts_with(unsupported.reason, "no citation, and no chunk supports it"));
+  const ClaimResult meta = sc::claims::check_claim(cfg, "Here is the answer.", kChunks);
+  EXPECT_TRUE(meta.is_meta);
+  EXPECT_TRUE(meta.is_covered);
   const ClaimResult cited = sc::claims::check_claim(cfg, "Cheating is punished [S3].", kChunks);
   EXPECT_FALSE(cited.is_covered);
   EXPECT_EQ(cited.overlaps.size(), 1u);
@@ -191,8 +219,11 @@ TEST(ClaimCoverage, CheckClaimUsesCitedChunksElseAll) {
   EXPECT_FALSE(none.is_covered);
   EXPECT_EQ(none.reason, "no chunks to check it against");
   const ClaimResult empty = sc::claims::check_claim(cfg, "", kChunks);
-  EXPECT_TRUE(empty.is_covered);  // nothing to check
+  EXPECT_FALSE(empty.is_covered);  // uncited: nothing backs it, though nothing contradicts it
   EXPECT_EQ(empty.score, 1.0);
+  EXPECT_EQ(empty.reason, "no citation");
+  const ClaimResult cited_empty = sc::claims::check_claim(cfg, "[S1]", kChunks);
+  EXPECT_TRUE(cited_empty.is_covered);
 }
 
 TEST(ClaimCoverage, MissingCitationsNameUsedButUncitedChunks) {
@@ -269,7 +300,7 @@ TEST(ClaimCoverage, TenMegabyteAnswer) {
   std::string words;
   for (std::size_t i = 0; words.size() < 10'000'000; ++i)
     words += "w" + std::to_string(i % 5000) + " ";
-  const ClaimResult big = sc::claims::check_claim(config(), words, {{"S1", words}});
+  const ClaimResult big = sc::claims::check_claim(config(), words + "[S1]", {{"S1", words}});
   EXPECT_TRUE(big.is_covered);
   EXPECT_EQ(big.score, 1.0);
 }

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "checker/term_statistics.hpp"
+#include "checker/word_relations.hpp"
 #include "claims/answer_coverage.hpp"
 #include "claims/claim_config.hpp"
+#include "claims/claim_support.hpp"
 
 namespace {
 
@@ -17,15 +19,21 @@ using sc::claims::ClaimOptions;
 using sc::claims::Mode;
 
 std::shared_ptr<const sc::checker::TermStatistics> small_table() {
-  // cheat weighs 7 - 3 = 4, punish 7 - 4.5 = 2.5 -> 3 (the floor); anything else 6.
+  // cheat weighs 7 - 3 = 4, punish 7 - 4.5 = 2.5 -> 3 (the floor); any other content word 6, a
+  // stop word or particle 0.3, the speaker 3.
   return std::make_shared<const sc::checker::TermStatistics>(
       sc::checker::TermStatistics::from_tsv("cheat\t3.0\npunish\t4.5\n"));
+}
+
+std::shared_ptr<const sc::checker::WordRelations> small_relations() {
+  return std::make_shared<const sc::checker::WordRelations>(sc::checker::WordRelations::from_tsv(
+      "jail\timprison\t\nimprison\tjail\t\nlegal\t\tilleg\nilleg\t\tlegal\n"));
 }
 
 ClaimConfig config(Mode mode = Mode::Default) {
   ClaimOptions options;
   options.mode = mode;
-  return ClaimConfig(options, small_table());
+  return ClaimConfig(options, small_table(), small_relations());
 }
 
 double support(const ClaimConfig& cfg, std::string_view claim, std::string_view chunk) {
@@ -34,53 +42,100 @@ double support(const ClaimConfig& cfg, std::string_view claim, std::string_view 
   return scores.empty() ? -1.0 : scores[0];
 }
 
-TEST(ClaimSupport, StemmedWeightedLocalOverlap) {
-  const ClaimConfig cfg = config();
-  EXPECT_EQ(support(cfg, "Cheating is punished.", "Whoever cheats shall be punished."), 1.0);
-  // Window = 2 x 3 claim tokens: "punished" is 9 tokens after "Cheats", so the best window holds
-  // cheat (4) of 4 + 3: (4/7)^4.
-  EXPECT_DOUBLE_EQ(support(cfg, "Cheating is punished.", "Cheats a b c d e f g h punished."),
-                   std::pow(4.0 / 7.0, 4.0));
-  EXPECT_EQ(support(cfg, "Cheating is punished.", "Nothing relevant here."), 0.0);
-  EXPECT_EQ(support(cfg, "Cheating is punished.", ""), 0.0);
+using sc::claims::calibrate;
+
+TEST(ClaimSupport, CalibrationPutsTheFittedCoverageAtTheShippedThreshold) {
+  EXPECT_EQ(calibrate(0.0), 0.0);
+  EXPECT_DOUBLE_EQ(calibrate(sc::claims::kCoverageAtThreshold), 0.3);
+  EXPECT_EQ(calibrate(1.0), 1.0);
+  EXPECT_LT(calibrate(0.80), 0.3);
+  EXPECT_GT(calibrate(0.82), 0.3);
+  EXPECT_GT(calibrate(0.9), calibrate(0.85));  // monotone
 }
 
-TEST(ClaimSupport, MissingNumbersAndNamesCostAQuarterEachUpToTwo) {
+TEST(ClaimSupport, LocalityFollowsTheSourceSentences) {
   const ClaimConfig cfg = config();
-  // smith 6, punish 3, 1999 6: punish only (3/15)^4, one miss (1999; "Smith" opens the sentence,
-  // so it is no name).
-  EXPECT_DOUBLE_EQ(support(cfg, "Smith was punished in 1999.", "He was punished in 1998."),
-                   std::pow(0.2, 4.0) * 0.25);
-  EXPECT_EQ(support(cfg, "Smith was punished in 1999.", "Smith was punished in 1999."), 1.0);
-  // 1999, Smith, NASA missing: three misses, two count. (3/21)^4 x 0.25^2.
-  EXPECT_DOUBLE_EQ(support(cfg, "In 1999 Smith and NASA were punished.", "They were punished."),
-                   std::pow(3.0 / 21.0, 4.0) * 0.0625);
-  // "10,000" and "10000" are one number; "19th" is the number 19.
-  EXPECT_EQ(support(cfg, "It cost 10,000 in the 19th century.", "A cost of 10000 (19 century)."),
+  const std::string_view claim = "Whoever cheats shall be punished.";
+  // However far apart inside one source sentence.
+  EXPECT_EQ(support(cfg, claim,
+                    "Whoever cheats and thereby dishonestly induces the person deceived to deliver "
+                    "any property to any person shall be punished with imprisonment."),
             1.0);
+  // Two adjacent sentences: 0.9 of the coverage, still covered; glued sentence ends split too.
+  EXPECT_DOUBLE_EQ(support(cfg, claim, "Whoever cheats pays. They shall be punished."),
+                   calibrate(0.9));
+  EXPECT_DOUBLE_EQ(support(cfg, claim, "Whoever cheats pays.They shall be punished."),
+                   calibrate(0.9));
+  EXPECT_GT(calibrate(0.9), 0.3);
+  // Not adjacent: the best window is "Whoever cheats pays." (whoever 6 + cheat 4).
+  EXPECT_DOUBLE_EQ(support(cfg, claim, "Whoever cheats pays. Nothing else. They shall be punished."),
+                   calibrate(10.0 / (6.0 + 4.0 + 6.0 + 0.3 + 3.0)));
+  EXPECT_LT(support(cfg, claim, "Whoever cheats pays. Nothing else. They shall be punished."), 0.3);
+  EXPECT_EQ(support(cfg, claim, "Nothing relevant here."), 0.0);
+  EXPECT_EQ(support(cfg, claim, ""), 0.0);
 }
 
-TEST(ClaimSupport, NegationMismatchHalvesTheScore) {
+TEST(ClaimSupport, ParaphraseCreditForStemsAndRelatedWords) {
   const ClaimConfig cfg = config();
-  EXPECT_EQ(support(cfg, "Cheating is not punished.", "Whoever cheats shall be punished."), 0.5);
+  EXPECT_EQ(support(cfg, "Cheating is punishable.", "Whoever cheats is punished."), 1.0);
+  // "jailed" is related to "imprisoned": 0.8 of its weight; "are" (0.3) is missing.
+  EXPECT_DOUBLE_EQ(support(cfg, "Cheats are jailed.", "Whoever cheats shall be imprisoned."),
+                   calibrate((4.0 + 6.0 * 0.8) / (4.0 + 0.3 + 6.0)));
+  EXPECT_GT(support(cfg, "Cheats are jailed.", "Whoever cheats shall be imprisoned."), 0.3);
+  // Without the relations table there is no credit.
+  const ClaimConfig bare(ClaimOptions{}, small_table());
+  EXPECT_LT(support(bare, "Cheats are jailed.", "Whoever cheats shall be imprisoned."), 0.3);
+}
+
+TEST(ClaimSupport, ContradictionsFail) {
+  const ClaimConfig cfg = config();
+  // A changed number: cheat 4, get 6, 10 6, year 6; "ten" is the number 10, absent.
+  EXPECT_DOUBLE_EQ(support(cfg, "Cheats get ten years.", "Cheats get seven years."),
+                   calibrate(16.0 / 22.0) * 0.25);
+  EXPECT_EQ(support(cfg, "Cheats get seven years.", "Cheats get 7 years."), 1.0);
+  EXPECT_EQ(support(cfg, "It cost 10,000 in the 19th century.", "It cost 10000 in the 19 century."),
+            1.0);
+  // Negation: everything else found, one contradiction.
+  EXPECT_EQ(support(cfg, "Cheating is not punished.", "Whoever cheats is punished."), 0.25);
   EXPECT_EQ(support(cfg, "Cheating is not punished.", "Cheating is never punished."), 1.0);
   EXPECT_EQ(support(cfg, "Cheating isn't punished.", "Cheating is not punished."), 1.0);
-  // The chunk's negation is too far (> 5 tokens) from the matched words.
   EXPECT_EQ(support(cfg, "Cheating is not punished.",
-                    "Nothing happened. a b c d e f g h Cheating was punished."),
-            0.5);
+                    "Nothing happened. a b c d e f g h Cheating is punished."),
+            0.25);  // the chunk's negation is too far (> 5 tokens) from the matched words
+  // An antonym of a claim word in the best window.
+  EXPECT_DOUBLE_EQ(support(cfg, "Cheating is legal.", "Cheating is illegal."),
+                   calibrate((4.0 + 0.3) / (4.0 + 0.3 + 6.0)) * 0.25);
+  // A missing number ("Smith" opens the sentence: no name).
+  EXPECT_DOUBLE_EQ(support(cfg, "Smith was punished in 1999.", "He was punished in 1998."),
+                   calibrate((0.3 + 3.0 + 0.3) / (6.0 + 0.3 + 3.0 + 0.3 + 6.0)) * 0.25);
+  EXPECT_EQ(support(cfg, "Smith was punished in 1999.", "Smith was punished in 1999."), 1.0);
+  // 1999, Smith, NASA missing: three contradictions, two count.
+  EXPECT_DOUBLE_EQ(support(cfg, "In 1999 Smith and NASA were punished.", "They were punished."),
+                   calibrate((0.3 + 3.0) / (0.3 + 6.0 + 6.0 + 0.3 + 6.0 + 0.3 + 3.0)) * 0.0625);
 }
 
-TEST(ClaimSupport, EmptyClaimsAndMetaPhrases) {
+TEST(ClaimSupport, LengthIsNoFeature) {
+  const ClaimConfig cfg = config();
+  const std::string chunk = "Whoever cheats shall be punished with imprisonment for seven years.";
+  for (const std::string claim : {"Cheats are punished.", "Cheats get ten years.", "Seven years."}) {
+    EXPECT_EQ(support(cfg, claim, chunk), support(cfg, claim + " " + claim + " " + claim, chunk));
+  }
+  EXPECT_EQ(support(cfg, "Cheats.", chunk), support(cfg, chunk, chunk));
+}
+
+TEST(ClaimSupport, EmptyClaimsSpeakerAndMetaPhrases) {
   const ClaimConfig cfg = config();
   EXPECT_EQ(support(cfg, "", "anything"), 1.0);
-  EXPECT_EQ(support(cfg, "Yes.", "anything"), 1.0);  // no content word: nothing to contradict
+  EXPECT_EQ(support(cfg, "Yes.", "anything"), 1.0);  // a particle: nothing to contradict
   EXPECT_EQ(support(cfg, "It is what it is [S1].", ""), 1.0);
+  // The speaker is an item of its own: found only where the source speaks in the first person.
+  EXPECT_DOUBLE_EQ(support(cfg, "I think cheating is punished.", "Whoever cheats is punished."),
+                   calibrate((4.0 + 0.3 + 3.0) / (3.0 + 6.0 + 4.0 + 0.3 + 3.0)));
+  EXPECT_EQ(support(cfg, "I think cheating is punished.", "I think cheats is punished."), 1.0);
   // An opening meta phrase is no part of the claim ("summary" is not looked for).
-  EXPECT_EQ(support(cfg, "In summary, cheating is punished.", "Whoever cheats shall be punished."),
-            1.0);
+  EXPECT_EQ(support(cfg, "In summary, cheating is punished.", "Whoever cheats is punished."), 1.0);
   // Citation markers are not words.
-  EXPECT_EQ(support(cfg, "Cheating [IPC_420_0] is punished [S1].", "cheats punished"), 1.0);
+  EXPECT_EQ(support(cfg, "Cheating [IPC_420_0] is punished [S1].", "cheats is punished"), 1.0);
   EXPECT_EQ(sc::claims::support_scores(cfg, "x", {}).size(), 0u);
 }
 
@@ -99,11 +154,10 @@ TEST(ClaimSupport, UnicodeAndInvalidUtf8) {
   const ClaimConfig cfg = config();
   EXPECT_EQ(support(cfg, "Der Bürgermeister von MÜNCHEN.", "der bürgermeister von münchen"), 1.0);
   EXPECT_EQ(support(cfg, "東京", "東京は首都"), 1.0);  // one token per ideograph
-  // 7 ideograph/kana tokens of unknown weight, 5 found: (5/7)^4.
-  EXPECT_DOUBLE_EQ(support(cfg, "東京は首都です", "東京は首都"), std::pow(5.0 / 7.0, 4.0));
+  // 7 ideograph/kana tokens of unknown weight, 5 found.
+  EXPECT_DOUBLE_EQ(support(cfg, "東京は首都です", "東京は首都"), calibrate(30.0 / 42.0));
   const std::string bad = "Cheating\xFF is \xE2\x80 punished\xC3";
-  const double s = support(cfg, bad, "cheats are punished");
-  EXPECT_EQ(s, 1.0);
+  EXPECT_EQ(support(cfg, bad, "cheats is punished"), 1.0);
   EXPECT_EQ(support(config(Mode::Reference), bad, bad), 1.0);
 }
 
