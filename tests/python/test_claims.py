@@ -26,7 +26,10 @@ from sufficient_context.claims import (
     validate_multi_chunk_citations,
 )
 
-ZIPF = rc.load_zipf_table(Path(sufficient_context.__file__).parent / "data" / "english_freq.tsv")
+DATA = Path(sufficient_context.__file__).parent / "data"
+ZIPF = rc.load_zipf_table(DATA / "english_freq.tsv")
+RELATIONS = rc.load_relations(DATA / "english_relations.tsv")
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "claims_sample.jsonl"  # licences: tests/data/README.md
 CHUNKS = [
     {"id": "IPC_420_0", "content": "Whoever cheats shall be punished with imprisonment for a term which may extend "
      "to seven years, and shall also be liable to fine."},
@@ -40,12 +43,13 @@ CHUNKS = [
 # ---------------------------------------------------------------------------------------------------------------------
 def test_check_answer_exact_report() -> None:
     answer = (
-        "Based on the evidence, the following applies. Cheating is punished with imprisonment for seven years "
-        "[IPC_420_0]. Cheating is not punished [IPC_420_0]. It rains in Paris [S3][S9]. The moon is made of cheese."
+        "Based on the evidence, the following applies. Whoever cheats shall be punished with imprisonment for seven "
+        "years [IPC_420_0]. Whoever cheats shall not be punished [IPC_420_0]. It rains in Paris [S3][S9]. The moon is "
+        "made of cheese."
     )
     report = ClaimCoverage().check_answer(answer, CHUNKS)
     assert isinstance(report, AnswerCoverage)
-    assert [c.status for c in report.claims] == ["meta", "covered", "covered", "uncovered", "uncovered"]
+    assert [c.status for c in report.claims] == ["meta", "covered", "uncovered", "uncovered", "uncovered"]
     meta, punished, negated, paris, moon = report.claims
     assert meta.is_meta
     assert meta.is_covered
@@ -56,7 +60,8 @@ def test_check_answer_exact_report() -> None:
     assert punished.overlaps == {"IPC_420_0": 1.0}
     assert punished.threshold == 0.3
     assert punished.reason == "covered by IPC_420_0 (support 1.00 >= 0.30)"
-    assert negated.score == 0.5  # every word found, but the chunk is not negated: halved
+    assert negated.score == 0.25  # every word found, but the chunk is not negated: a contradiction
+    assert "the claim is negated, IPC_420_0 is not near its words" in negated.reason
     assert paris.citations == ("S3", "S9")
     assert paris.reason.endswith("; unknown citation: S9")
     assert moon.reason == "no citation"
@@ -65,11 +70,11 @@ def test_check_answer_exact_report() -> None:
     assert moon.citations == ()
     for c in report.claims:
         assert answer[c.start : c.end] == c.sentence
-    assert report.covered_count == 2
+    assert report.covered_count == 1
     assert report.claim_count == 4
-    assert report.uncovered == (paris, moon)
+    assert report.uncovered == (negated, paris, moon)
     assert report.attribution_coverage == 0.75
-    assert report.supported_ratio == 0.5
+    assert report.supported_ratio == 0.25
     assert report.unknown_citations == ("S9",)
     assert report.missing_citations == ()
     assert report.is_grounded is False
@@ -155,11 +160,16 @@ def test_check_claim_and_module_level_form() -> None:
     cc = ClaimCoverage()
     result = cc.check_claim("Cheating is punished with imprisonment.", CHUNKS)
     assert isinstance(result, ClaimResult)
-    assert result.is_covered
+    assert not result.is_covered  # "No Citations - Rejected (unless meta-statement)"
+    assert result.reason.startswith("no citation; IPC_420_0 supports it (")
+    assert result.reason.endswith("): cite it")
+    assert result.score >= 0.3
     assert result.citations == ()
-    assert list(result.overlaps) == ["IPC_420_0", "S2", "S3"]  # uncited: every chunk is evidence
-    assert result.covering_chunks == ("IPC_420_0",)
+    assert list(result.overlaps) == ["IPC_420_0", "S2", "S3"]  # uncited: every chunk is scored
+    assert result.covering_chunks == ()
     assert (result.start, result.end) == (0, len(result.sentence))
+    assert cc.check_claim("Cheating is punished with imprisonment [IPC_420_0].", CHUNKS).is_covered
+    assert cc.check_claim("In summary, here is the answer.", CHUNKS).is_covered  # meta
     cited = cc.check_claim("Cheating is punished [S3].", CHUNKS)
     assert not cited.is_covered
     assert list(cited.overlaps) == ["S3"]
@@ -310,8 +320,8 @@ def test_custom_term_statistics_change_weights_and_default_is_the_shared_english
     english = ClaimCoverage().check_claim(claim, [chunk]).score
     local = ClaimCoverage(term_statistics=corpus).check_claim(claim, [chunk]).score
     assert local < english
-    assert english == rc.default_support(claim, chunk, ZIPF).score
-    assert local == rc.default_support(claim, chunk, corpus.to_dict()).score
+    assert english == rc.default_support(claim, chunk, ZIPF, relations=RELATIONS).score
+    assert local == rc.default_support(claim, chunk, corpus.to_dict(), relations=RELATIONS).score
     # Default ClaimCoverage and SufficientContextChecker hold the same English table object, in Python and in C++.
     english_table = TermStatistics.english()
     assert ClaimCoverage().term_statistics is english_table
@@ -390,13 +400,16 @@ class _Spans(HTMLParser):
 
 
 def test_to_dict_is_json_and_html_marks_every_sentence() -> None:
-    answer = "Based on the evidence, here is <the> answer. Cheating is punished [IPC_420_0].  Moon & cheese [S9]."
+    answer = (
+        "Based on the evidence, here is <the> answer. Whoever cheats shall be punished [IPC_420_0].  Moon & cheese "
+        "[S9]."
+    )
     report = ClaimCoverage().check_answer(answer, CHUNKS)
     data = json.loads(json.dumps(report.to_dict()))
     assert data["uncovered"] == ["Moon & cheese [S9]."]
     assert data["unknown_citations"] == ["S9"]
     assert data["claims"][1] == {
-        "sentence": "Cheating is punished [IPC_420_0].",
+        "sentence": "Whoever cheats shall be punished [IPC_420_0].",
         "score": 1.0,
         "is_covered": True,
         "is_meta": False,
@@ -406,7 +419,7 @@ def test_to_dict_is_json_and_html_marks_every_sentence() -> None:
         "threshold": 0.3,
         "reason": "covered by IPC_420_0 (support 1.00 >= 0.30)",
         "start": 45,
-        "end": 78,
+        "end": 90,
     }
     parser = _Spans()
     parser.feed(report._repr_html_())
@@ -465,7 +478,7 @@ SAFE_ALPHABET = "".join(
     if _lower_safe(c)
 )  # fmt: skip
 
-DEFAULT = rc.Checker(zipf=ZIPF)
+DEFAULT = rc.Checker(zipf=ZIPF, relations=RELATIONS)
 REFERENCE = rc.Checker(mode="reference")
 
 
@@ -521,15 +534,30 @@ def test_check_answer_equals_oracle(answer: str, chunk_texts: list[str]) -> None
         assert got.is_grounded == want.is_grounded
 
 
-def test_halueval_scores_equal_the_oracle() -> None:
-    path = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "halueval" / "halueval-qa-claims.jsonl"
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[:400]]
+def test_dataset_sample_scores_equal_the_oracle() -> None:
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    assert {r["set"] for r in rows} == {"halueval", "begin"}
     default, reference = ClaimCoverage(), ClaimCoverage(mode="reference")
     for row in rows:
         chunk = row["contexts"][0]["content"]
-        assert default.check_claim(row["answer"], [chunk]).score == pytest.approx(
-            rc.default_support(row["answer"], chunk, ZIPF).score, abs=1e-12
-        )
-        assert reference.check_claim(row["answer"], [chunk]).score == pytest.approx(
+        cited = row["answer"] + " [K]"
+        want = rc.default_support(row["answer"], chunk, ZIPF, relations=RELATIONS)
+        got = default.check_claim(cited, [{"id": "K", "content": chunk}])
+        assert got.score == pytest.approx(want.score, abs=1e-12), row["id"]
+        assert got.overlaps["K"] == pytest.approx(want.overlap, abs=1e-12), row["id"]
+        assert reference.check_claim(cited, [{"id": "K", "content": chunk}]).score == pytest.approx(
             rc.reference_overlap(row["answer"], chunk), abs=1e-12
         )
+
+
+def test_dataset_sample_separates_supported_from_unsupported_at_the_shipped_threshold() -> None:
+    # A smoke check of calibration on the committed sample; the full measurement is benchmarks/quality/eval_claims.py.
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    cc = ClaimCoverage()
+    for name in ("halueval", "begin"):
+        part = [r for r in rows if r["set"] == name]
+        said = [cc.check_claim(r["answer"] + " [K]", [{"id": "K", "content": r["contexts"][0]["content"]}]) for r in part]
+        pos = [c.is_covered for c, r in zip(said, part) if r["label"] == "supported"]
+        neg = [not c.is_covered for c, r in zip(said, part) if r["label"] == "unsupported"]
+        balanced = (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
+        assert balanced >= 0.75, (name, balanced)
