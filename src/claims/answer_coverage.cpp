@@ -69,6 +69,10 @@ class Check {
     return support_score(config_.mode(), claim, chunk(chunk_index), scratch_);
   }
 
+  bool supports(const ClaimProfile& claim, std::size_t chunk_index, double threshold) {
+    return supports_at_least(config_.mode(), claim, chunk(chunk_index), threshold, scratch_);
+  }
+
   Support support(const ClaimProfile& claim, std::size_t chunk_index) {
     if (config_.mode() == Mode::Default) {
       return default_support(claim, chunk(chunk_index), scratch_);
@@ -321,7 +325,7 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
     for (std::size_t s = 0; s < sentences.size(); ++s) {
       const ClaimResult& r = out.claims[s];
       if (r.is_meta || !r.has_content) continue;
-      if (check.score(sentences[s].profile, i) >= min_overlap) {
+      if (check.supports(sentences[s].profile, i, min_overlap)) {
         out.missing_citations.push_back(i);
         break;
       }

@@ -64,8 +64,7 @@ std::uint32_t ClaimAnalyzer::intern(std::string_view key) {
   if (keys_.size() != before) {
     filter_.add(key);
     item_of_key_.push_back(-1);
-    if (config_.mode() == Mode::Default)
-      key_weight_.push_back(rarity_weight(config_.statistics(), key));
+    if (config_.mode() == Mode::Default) key_weight_.push_back(-1.0);  // computed on first use
   }
   return id;
 }
@@ -110,7 +109,12 @@ void ClaimAnalyzer::claim_default(std::string_view claim, const std::vector<text
       return;
     }
     any_checked = any_checked || kind != ItemKind::Function;
+    any_number_ = any_number_ || kind == ItemKind::Number;
+    any_speaker_ = any_speaker_ || kind == ItemKind::Speaker;
     const std::uint32_t id = intern(key_);
+    if (kind == ItemKind::Content || kind == ItemKind::Number) {
+      if (key_weight_[id] < 0.0) key_weight_[id] = rarity_weight(config_.statistics(), key_);
+    }
     const double weight = kind == ItemKind::Function  ? kFunctionWeight
                           : kind == ItemKind::Speaker ? kMinWeight
                                                       : key_weight_[id];
@@ -162,7 +166,7 @@ void ClaimAnalyzer::add_relations(ClaimProfile& out) {
   out.antonym_begin.assign(1, 0);
   for (std::size_t j = 0; j < k; ++j) {
     if (out.kinds[j] == ItemKind::Content && relations.size() > 0) {
-      const std::string word(keys_.term(out.items[j]));
+      const std::string_view word = keys_.term(out.items[j]);  // arena-backed: stays valid
       for (const std::uint32_t r : relations.related(word)) {
         out.related.push_back(intern(relations.word(r)));
       }
@@ -269,7 +273,8 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
     // the filter lets them by.
     const bool special = !number_part(token.text, token.kind).empty() ||
                          (token.kind == text::TokenKind::Word &&
-                          (!number_word(folded_).empty() || is_speaker(folded_)));
+                          ((any_number_ && !number_word(folded_).empty()) ||
+                           (any_speaker_ && is_speaker(folded_))));
     if (!special && !filter_.might_match_word(folded_)) return;
     token_key(token.text, token.kind, folded_, key_);
     if (!filter_.has(prefix_code(key_))) return;
@@ -280,19 +285,22 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   out.token_count = position;
   std::sort(found.begin(), found.end());
   out.positions.reserve(found.size());
-  out.units.reserve(found.size());
   for (const std::uint64_t entry : found) {
     const auto id = static_cast<std::uint32_t>(entry >> 32);
+    const auto pos = static_cast<std::uint32_t>(entry);
     if (out.keys.empty() || out.keys.back() != id) {
       out.keys.push_back(id);
       out.begin.push_back(static_cast<std::uint32_t>(out.positions.size()));
+      out.unit_begin.push_back(static_cast<std::uint32_t>(out.key_units.size()));
       set_bit(out.present, id);
+      out.key_units.push_back(unit_of[pos]);
+    } else if (out.key_units.back() != unit_of[pos]) {
+      out.key_units.push_back(unit_of[pos]);  // positions ascend, so units do
     }
-    const auto pos = static_cast<std::uint32_t>(entry);
     out.positions.push_back(pos);
-    out.units.push_back(unit_of[pos]);
   }
   out.begin.push_back(static_cast<std::uint32_t>(out.positions.size()));
+  out.unit_begin.push_back(static_cast<std::uint32_t>(out.key_units.size()));
 }
 
 void ClaimAnalyzer::chunk_reference(std::string_view text, ChunkProfile& out) {

@@ -56,7 +56,8 @@ struct ChunkProfile {
   std::vector<std::uint32_t> keys;       // default mode: sorted distinct key ids found
   std::vector<std::uint32_t> begin;      // positions of keys[i]: positions[begin[i], begin[i+1])
   std::vector<std::uint32_t> positions;  // token indexes, ascending per key
-  std::vector<std::uint32_t> units;      // the unit of each entry of positions
+  std::vector<std::uint32_t> unit_begin;  // distinct units of keys[i]: key_units[unit_begin[i], ...+1])
+  std::vector<std::uint32_t> key_units;   // ascending per key
   std::vector<std::uint32_t> negations;  // ascending token indexes of negations
   std::size_t token_count = 0;
   std::uint32_t unit_count = 0;
@@ -140,6 +141,8 @@ class ClaimAnalyzer {
   KeyFilter words_filter_;                 // word codes of keys_ (reference mode)
   std::vector<std::int32_t> item_of_key_;  // scratch: key id -> item index in the claim, or -1
   bool any_negation_ = false;              // some claim has a negation: chunks record theirs
+  bool any_number_ = false;                // some claim has a number: chunks key number words
+  bool any_speaker_ = false;               // some claim has the speaker: chunks key "i", "my"...
   std::string folded_;
   std::string key_;
 };

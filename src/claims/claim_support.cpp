@@ -26,9 +26,11 @@ bool negation_near(const std::vector<std::uint32_t>& negations, std::uint32_t po
 
 void add_events(const ChunkProfile& chunk, std::uint32_t key, std::uint32_t item,
                 std::uint8_t flag, std::vector<std::uint64_t>& events) {
-  const auto [first, last] = positions_of(chunk, key);
-  for (std::uint32_t p = first; p < last; ++p) {
-    events.push_back((std::uint64_t{chunk.units[p]} << 32) | (std::uint64_t{item} << 3) | flag);
+  const auto it = std::lower_bound(chunk.keys.begin(), chunk.keys.end(), key);
+  if (it == chunk.keys.end() || *it != key) return;
+  const auto i = static_cast<std::size_t>(it - chunk.keys.begin());
+  for (std::uint32_t u = chunk.unit_begin[i]; u < chunk.unit_begin[i + 1]; ++u) {
+    events.push_back((std::uint64_t{chunk.key_units[u]} << 32) | (std::uint64_t{item} << 3) | flag);
   }
 }
 
@@ -187,6 +189,30 @@ double reference_overlap(const ClaimProfile& claim, const ChunkProfile& chunk) n
   std::size_t found = 0;
   for (const std::uint32_t id : claim.items) found += chunk.contains(id) ? 1 : 0;
   return static_cast<double>(found) / static_cast<double>(claim.items.size());
+}
+
+bool supports_at_least(Mode mode, const ClaimProfile& claim, const ChunkProfile& chunk,
+                       double threshold, SupportScratch& scratch) {
+  if (mode == Mode::Default && !claim.items.empty()) {
+    // Every window counts at most what the whole chunk holds; calibrate() is monotone and the
+    // contradiction factors only lower the score.
+    double counted = 0.0;
+    for (std::size_t j = 0; j < claim.items.size(); ++j) {
+      if (chunk.contains(claim.items[j])) {
+        counted += claim.weights[j];
+      } else if (claim.kinds[j] == ItemKind::Content) {
+        for (std::uint32_t r = claim.related_begin[j]; r < claim.related_begin[j + 1]; ++r) {
+          if (chunk.contains(claim.related[r])) {
+            counted += claim.weights[j] * kRelatedCredit;
+            break;
+          }
+        }
+      }
+    }
+    // A margin for rounding: the bound only skips pairs far below the threshold.
+    if (calibrate(counted / claim.total) < threshold - 1e-9) return false;
+  }
+  return support_score(mode, claim, chunk, scratch) >= threshold;
 }
 
 double support_score(Mode mode, const ClaimProfile& claim, const ChunkProfile& chunk,

@@ -50,6 +50,12 @@ double calibrate(double coverage) noexcept;
 Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
                         SupportScratch& scratch);
 
+/// Whether the config's support of `claim` by `chunk` reaches `threshold`. Default mode first
+/// bounds the coverage by the items found anywhere in the chunk, which settles most unrelated
+/// pairs without scoring windows.
+bool supports_at_least(Mode mode, const ClaimProfile& claim, const ChunkProfile& chunk,
+                       double threshold, SupportScratch& scratch);
+
 /// The reference overlap |S & C| / |S| (1.0 for a claim without words).
 double reference_overlap(const ClaimProfile& claim, const ChunkProfile& chunk) noexcept;
 

@@ -1,5 +1,7 @@
 #include "claims/claim_tokens.hpp"
 
+#include <iterator>
+
 #include "text/casefold.hpp"
 #include "text/citations.hpp"
 #include "text/stemmer.hpp"
@@ -7,6 +9,17 @@
 
 namespace sc::claims {
 namespace {
+
+/// Whether `word` is one of `list`: length and first byte before memcmp (these run per token).
+template <std::size_t N>
+bool one_of(std::string_view word, const std::string_view (&list)[N]) noexcept {
+  if (word.empty()) return false;
+  for (const std::string_view w : list) {
+    if (w.size() == word.size() && w[0] == word[0] && w == word) return true;
+  }
+  return false;
+}
+
 
 bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
@@ -89,17 +102,21 @@ std::string_view number_part(std::string_view token, text::TokenKind kind) noexc
 
 std::string_view number_word(std::string_view folded) noexcept {
   // "zero" and "one" are left out: "one of the", "the one who" are rarely a count.
-  static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
-      {"two", "2"},        {"three", "3"},     {"four", "4"},       {"five", "5"},
-      {"six", "6"},        {"seven", "7"},     {"eight", "8"},      {"nine", "9"},
-      {"ten", "10"},       {"eleven", "11"},   {"twelve", "12"},    {"thirteen", "13"},
-      {"fourteen", "14"},  {"fifteen", "15"},  {"sixteen", "16"},   {"seventeen", "17"},
-      {"eighteen", "18"},  {"nineteen", "19"}, {"twenty", "20"},    {"thirty", "30"},
-      {"forty", "40"},     {"fifty", "50"},    {"sixty", "60"},     {"seventy", "70"},
-      {"eighty", "80"},    {"ninety", "90"}};
+  static constexpr std::string_view kWords[] = {
+      "two",      "three",     "four",      "five",     "six",     "seven",    "eight",
+      "nine",     "ten",       "eleven",    "twelve",   "thirteen", "fourteen", "fifteen",
+      "sixteen",  "seventeen", "eighteen",  "nineteen", "twenty",  "thirty",   "forty",
+      "fifty",    "sixty",     "seventy",   "eighty",   "ninety"};
+  static constexpr std::string_view kDigits[] = {
+      "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12", "13", "14",
+      "15", "16", "17", "18", "19", "20", "30", "40", "50", "60", "70", "80", "90"};
   if (folded.size() < 3 || folded.size() > 9) return {};
-  for (const auto& [word, digits] : kWords) {
-    if (folded == word) return digits;
+  const char c = folded[0];
+  if (c != 't' && c != 'f' && c != 's' && c != 'e' && c != 'n') return {};
+  for (std::size_t i = 0; i < std::size(kWords); ++i) {
+    if (kWords[i].size() == folded.size() && kWords[i][0] == c && kWords[i] == folded) {
+      return kDigits[i];
+    }
   }
   return {};
 }
@@ -109,10 +126,7 @@ bool is_speaker(std::string_view folded) noexcept {
       "i",   "me",  "my",  "mine", "myself", "i'm", "i've", "i'd", "i'll",
       "i\u2019m", "i\u2019ve", "i\u2019d", "i\u2019ll"};
   if (folded.empty() || (folded[0] != 'i' && folded[0] != 'm')) return false;
-  for (const std::string_view w : kWords) {
-    if (folded == w) return true;
-  }
-  return false;
+  return one_of(folded, kWords);
 }
 
 bool token_key(std::string_view token, text::TokenKind kind, std::string_view folded,
@@ -143,20 +157,14 @@ bool is_negation(std::string_view folded) noexcept {
   static constexpr std::string_view kNegations[] = {"not",     "no",     "never",  "nor",
                                                     "neither", "none",   "nobody", "nothing",
                                                     "nowhere", "cannot", "without"};
-  for (const std::string_view n : kNegations) {
-    if (folded == n) return true;
-  }
-  return ends_with(folded, "n't");
+  return one_of(folded, kNegations) || ends_with(folded, "n't");
 }
 
 bool is_particle(std::string_view folded) noexcept {
   static constexpr std::string_view kParticles[] = {
-      "yes",  "yeah",   "yep",      "well",   "oh",   "also", "really", "actually",
-      "indeed", "just", "okay",     "ok",     "hmm",  "wow",  "uh",     "um"};
-  for (const std::string_view p : kParticles) {
-    if (folded == p) return true;
-  }
-  return false;
+      "yes",    "yeah", "yep",  "well", "oh",  "also", "really", "actually",
+      "indeed", "just", "okay", "ok",   "hmm", "wow",  "uh",     "um"};
+  return one_of(folded, kParticles);
 }
 
 bool is_content(bool is_number, std::string_view folded,
