@@ -1,61 +1,35 @@
-"""ClaimCoverage quality on the HaluEval QA claim set: reference vs default support score vs length baseline.
+"""ClaimCoverage quality on every claim set in ../shared/datasets, at the shipped threshold.
 
-Each row's answer is one claim sentence checked against its single chunk K1 (the query is not used). Scored twice:
-by the plain-Python oracle (``_reference_claims``: ``reference``, ``default``) and, when the package is built, by the
-C++ ``ClaimCoverage`` through the public API (``ClaimCoverage(mode=...).check_claim(answer, row["contexts"])``,
-its ``score``; accuracy from ``is_covered``), which must give the same table.
-Prints AUROC, length-matched AUROC (supported vs unsupported compared only within the same answer word-count bin,
-averaged weighted by pairs), accuracy / balanced accuracy / confusion matrix at the threshold, overall and for the
-2-fold split by item index (even / odd items).
+Each row's answer is one claim, cited against the row's chunks (``answer + " [K1]"``), checked by the C++
+``ClaimCoverage.check_claim`` through the public API (its ``score``; decisions from ``is_covered``) and by the
+plain-Python oracle (``_reference_claims``), which must give the same scores to 1e-12. For each set it prints AUROC,
+length-matched AUROC (supported vs unsupported only within one answer word-count bin), accuracy and balanced accuracy
+at the threshold, per ``kind`` / ``variant`` and per generator (``model``) where the file has them, next to the
+reference mode and the answer-length baseline.
 
-    PYTHONPATH=build/dev-NAME/pkg python3 benchmarks/quality/eval_claims.py [--threshold 0.3] [--freq PATH]
+Calibration: the default score maps window coverage ``COVERAGE_AT_THRESHOLD`` (0.81) to 0.3. That constant was fitted
+on BEGIN (the coverage cut with the best balanced accuracy there); the "fit" lines show the cut each set would choose
+on its own and the balanced accuracy each set gets at the cut fitted on the others, so the transfer is visible.
 
-Datasets: ../shared/datasets relative to the repo root, or $SC_DATASETS. Word frequencies: --freq PATH, else
-python/sufficient_context/data/english_freq.tsv if present, else generated in memory from PyPI ``wordfreq``.
+    PYTHONPATH=build/dev-NAME/pkg python3 benchmarks/quality/eval_claims.py [--threshold 0.3] [--sets begin,halueval]
+
+Datasets: ../shared/datasets relative to the repo root, or $SC_DATASETS (every folder with a ``*claims*.jsonl``).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
-import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+
+import sufficient_context as sc
+from sufficient_context import _reference_claims as rc
 
 REPO = Path(__file__).resolve().parents[2]
 BINS = ((1, 1), (2, 2), (3, 3), (4, 5), (6, 8), (9, 12), (13, 10**9))
-
-
-def _load_oracle():  # type: ignore[no-untyped-def]
-    # The plain-Python modules need neither the compiled core nor the package __init__: load them by path
-    # under a stand-in package (a real one when `sufficient_context` is importable).
-    try:
-        import sufficient_context._reference_claims as mod
-
-        return mod
-    except ImportError:
-        pass
-    import types
-
-    pkg_dir = REPO / "python" / "sufficient_context"
-    pkg = types.ModuleType("sufficient_context")
-    pkg.__path__ = [str(pkg_dir)]
-    sys.modules["sufficient_context"] = pkg
-    for name in ("_reference", "_reference_sentences", "_reference_claims"):
-        spec = importlib.util.spec_from_file_location(f"sufficient_context.{name}", pkg_dir / f"{name}.py")
-        assert spec is not None
-        assert spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[f"sufficient_context.{name}"] = mod
-        spec.loader.exec_module(mod)
-    return mod
-
-
-rc = _load_oracle()
 
 
 def datasets_dir() -> Path:
@@ -63,34 +37,14 @@ def datasets_dir() -> Path:
     return Path(env) if env else (REPO / ".." / "shared" / "datasets").resolve()
 
 
-def load_rows() -> list[dict]:
-    path = datasets_dir() / "halueval" / "halueval-qa-claims.jsonl"
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def wordfreq_table(n: int = 50_000) -> dict[str, float]:
-    """Fallback when data/english_freq.tsv is absent, built like it (make_freq_table.py): wordfreq 'en' top-n words
-    (letters and apostrophes only), frequencies summed by Porter2 stem, zipf to 0.1."""
-    import math
-
-    import wordfreq
-
-    agg: dict[str, float] = {}
-    for w in wordfreq.top_n_list("en", n, wordlist="large"):
-        if w.replace("'", "").isalpha():
-            key = rc.stem(rc._word_base(w.lower()))
-            agg[key] = agg.get(key, 0.0) + wordfreq.word_frequency(w, "en", wordlist="large")
-    return {k: round(math.log10(f * 1e9), 1) for k, f in agg.items() if f > 0}
-
-
-def get_zipf(path: str | None) -> tuple[dict[str, float], str]:
-    shipped = REPO / "python" / "sufficient_context" / "data" / "english_freq.tsv"
-    if path:
-        return rc.load_zipf_table(path), path
-    if shipped.exists():
-        return rc.load_zipf_table(shipped), str(shipped)
-    return wordfreq_table(), "wordfreq top 50,000 (in memory)"
+def claim_sets(names: Sequence[str] | None) -> dict[str, list[dict]]:
+    out = {}
+    for path in sorted(datasets_dir().glob("*/*claims*.jsonl")):
+        name = path.parent.name
+        if names and name not in names:
+            continue
+        out[name] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return out
 
 
 # ---- metrics ---------------------------------------------------------------------------------------------------------
@@ -104,8 +58,7 @@ def auroc(pos: Sequence[float], neg: Sequence[float]) -> float:
         j = i
         while j < len(allv) and allv[j][0] == allv[i][0]:
             j += 1
-        avg_rank = (i + 1 + j) / 2
-        rank_sum += avg_rank * sum(1 for k in range(i, j) if allv[k][1] == 1)
+        rank_sum += (i + 1 + j) / 2 * sum(1 for k in range(i, j) if allv[k][1] == 1)
         i = j
     return (rank_sum - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg))
 
@@ -123,116 +76,98 @@ def length_matched_auroc(scores: Sequence[float], labels: Sequence[int], bins: S
         if pos and neg:
             num += auroc(pos, neg) * len(pos) * len(neg)
             den += len(pos) * len(neg)
-    return num / den
+    return num / den if den else float("nan")
 
 
-def report(
-    name: str,
-    scores: Sequence[float],
-    labels: Sequence[int],
-    bins: Sequence[int],
-    thr: float | None,
-    decisions: Sequence[bool] | None = None,
-) -> str:
+def balanced(said: Sequence[bool], labels: Sequence[int]) -> tuple[float, float]:
+    """(accuracy, balanced accuracy) of decisions."""
+    pos = [d for d, y in zip(said, labels) if y == 1]
+    neg = [not d for d, y in zip(said, labels) if y == 0]
+    acc = (sum(pos) + sum(neg)) / len(labels)
+    if not pos or not neg:
+        return acc, float("nan")
+    return acc, (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
+
+
+def row_line(name: str, scores: Sequence[float], said: Sequence[bool] | None, labels: Sequence[int], bins: Sequence[int]) -> str:  # noqa: E501
     pos = [s for s, y in zip(scores, labels) if y == 1]
     neg = [s for s, y in zip(scores, labels) if y == 0]
-    out = f"{name:<28} AUROC {auroc(pos, neg):.3f}  len-matched {length_matched_auroc(scores, labels, bins):.3f}"
-    if thr is not None:
-        said = decisions if decisions is not None else [s >= thr for s in scores]
-        tp = sum(d for d, y in zip(said, labels) if y == 1)
-        tn = sum(not d for d, y in zip(said, labels) if y == 0)
-        fn, fp = len(pos) - tp, len(neg) - tn
-        acc = (tp + tn) / len(scores)
-        bal = (tp / len(pos) + tn / len(neg)) / 2
-        out += f"  acc@{thr:g} {acc:.3f}  bal-acc {bal:.3f}  [TP {tp} FN {fn} | FP {fp} TN {tn}]"
+    out = f"  {name:<34} n {len(labels):>5} ({len(pos)}/{len(neg)})  AUROC {auroc(pos, neg):.3f}"
+    out += f"  len-matched {length_matched_auroc(scores, labels, bins):.3f}"
+    if said is not None:
+        acc, bal = balanced(said, labels)
+        out += f"  acc {acc:.3f}  bal-acc {bal:.3f}"
     return out
 
 
-Scorer = Callable[[dict], "float | tuple[float, bool]"]
+def best_cut(values: Sequence[float], labels: Sequence[int]) -> tuple[float, float]:
+    """(cut, balanced accuracy) of the best `value >= cut` rule."""
+    best = (0.0, -1.0)
+    for cut in sorted(set(values)):
+        _, bal = balanced([v >= cut for v in values], labels)
+        if bal > best[1]:
+            best = (cut, bal)
+    return best
 
 
-def evaluate(rows: list[dict], scorers: dict[str, tuple[Scorer, float | None]]) -> None:
-    """Scorers return a score, or (score, decision) when the decision is the checker's own (``is_covered``)."""
-    labels = [1 if r["label"] == "supported" else 0 for r in rows]
-    bins = [word_bin(r["answer"]) for r in rows]
-    raw = {name: [fn(r) for r in rows] for name, (fn, _) in scorers.items()}
-    scored = {name: [v[0] if isinstance(v, tuple) else v for v in vals] for name, vals in raw.items()}
-    decided = {name: [v[1] for v in vals] for name, vals in raw.items() if vals and isinstance(vals[0], tuple)}
-    for subset, keep in (
-        ("all", lambda r: True),
-        ("even items", lambda r: r["item"] % 2 == 0),
-        ("odd items", lambda r: r["item"] % 2 == 1),
-    ):
-        idx = [i for i, r in enumerate(rows) if keep(r)]
-        print(f"-- {subset} ({len(idx)} rows)")
-        for name, (_, thr) in scorers.items():
-            s = [scored[name][i] for i in idx]
-            d = [decided[name][i] for i in idx] if name in decided else None
-            print("  " + report(name, s, [labels[i] for i in idx], [bins[i] for i in idx], thr, d))
-    # per length bin, default score
-    print("-- per word-count bin (default): n_pos / n_neg / AUROC")
-    for b, (lo, hi) in enumerate(BINS):
-        pos = [scored["default"][i] for i in range(len(rows)) if bins[i] == b and labels[i] == 1]
-        neg = [scored["default"][i] for i in range(len(rows)) if bins[i] == b and labels[i] == 0]
-        print(f"  {lo}-{hi if hi < 10**9 else '+'}: {len(pos)} / {len(neg)} / {auroc(pos, neg):.3f}")
-
-
-def time_default(zipf: dict[str, float], repeats: int = 7) -> float:
-    """Median seconds of default_support for a 10-sentence answer vs 10 chunks of ~1,000 chars (100 pairs)."""
-    rows = load_rows()
-    chunks = []
-    text = " ".join(r["contexts"][0]["content"] for r in rows[::2][:40])
-    for i in range(10):
-        chunks.append(text[i * 1000 : (i + 1) * 1000])
-    sentences = [r["answer"] for r in rows if r["label"] == "unsupported"][:10]
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for s in sentences:
-            max(rc.default_support(s, c, zipf).score for c in chunks)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
+# ---- main ------------------------------------------------------------------------------------------------------------
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threshold", type=float, default=0.3)
-    ap.add_argument("--freq", help="word<TAB>zipf table")
-    ap.add_argument("--time", action="store_true", help="also time the pure-Python default_support")
+    ap.add_argument("--sets", help="comma-separated set names (default: every claim set)")
     args = ap.parse_args()
-    zipf, source = get_zipf(args.freq)
-    rows = load_rows()
-    print(f"{len(rows)} rows from {datasets_dir()}; word frequencies: {source} ({len(zipf)} words)")
-
-    def chunk(r: dict) -> str:
-        return str(r["contexts"][0]["content"])
-
-    scorers: dict[str, tuple[Scorer, float | None]] = {
-        "reference": (lambda r: rc.reference_overlap(r["answer"], chunk(r)), args.threshold),
-        "default": (lambda r: rc.default_support(r["answer"], chunk(r), zipf).score, args.threshold),
-    }
-    try:
-        from sufficient_context.claims import ClaimCoverage
-    except ImportError as exc:
-        print(f"(C++ ClaimCoverage not evaluated: {exc}; build it and set PYTHONPATH=build/dev-NAME/pkg)")
-    else:
-        if args.freq:
-            print("(the C++ rows use the shipped frequency table, not --freq)")
-        for mode in ("reference", "default"):
-            checker = ClaimCoverage(min_overlap=args.threshold, mode=mode)
-
-            def check(r: dict, checker: ClaimCoverage = checker) -> tuple[float, bool]:
-                claim = checker.check_claim(r["answer"], r["contexts"])
-                return claim.score, claim.is_covered
-
-            scorers[f"C++ {mode} (check_claim)"] = (check, args.threshold)
-    scorers["length only (-words)"] = (lambda r: -float(len(r["answer"].split())), None)
-    evaluate(rows, scorers)
-    if args.time:
-        print(
-            f"pure-Python default_support, 10 sentences x 10 chunks of 1,000 chars: "
-            f"median {time_default(zipf) * 1e3:.1f} ms"
-        )
+    data = Path(rc.__file__).parent / "data"
+    zipf = rc.load_zipf_table(data / "english_freq.tsv")
+    relations = rc.load_relations(data / "english_relations.tsv")
+    sets = claim_sets(args.sets.split(",") if args.sets else None)
+    default = sc.ClaimCoverage(min_overlap=args.threshold)
+    reference = sc.ClaimCoverage(min_overlap=args.threshold, mode="reference")
+    print(f"command: python3 {' '.join(sys.argv)}")
+    print(f"datasets: {datasets_dir()}; threshold {args.threshold}; COVERAGE_AT_THRESHOLD {rc.COVERAGE_AT_THRESHOLD}")
+    coverages: dict[str, tuple[list[float], list[int]]] = {}
+    for name, rows in sets.items():
+        labels = [1 if r["label"] == "supported" else 0 for r in rows]
+        bins = [word_bin(r["answer"]) for r in rows]
+        cpp, ref, cov, mismatches = [], [], [], 0
+        for r in rows:
+            cited = r["answer"] + " " + "".join(f"[{c['id']}]" for c in r["contexts"])
+            got = default.check_claim(cited, r["contexts"])
+            cpp.append(got)
+            ref.append(reference.check_claim(cited, r["contexts"]))
+            oracle = max(
+                (rc.default_support(r["answer"], c["content"], zipf, relations=relations) for c in r["contexts"]),
+                key=lambda s: s.score,
+            )
+            mismatches += abs(oracle.score - got.score) > 1e-12
+            cov.append(oracle.coverage if oracle.score > 0 or oracle.coverage > 0 else 0.0)
+        coverages[name] = (cov, labels)
+        print(f"\n== {name}: {len(rows)} rows; C++ = oracle on {len(rows) - mismatches} of {len(rows)}")
+        scored = [c.score for c in cpp]
+        print(row_line("default mode", scored, [c.is_covered for c in cpp], labels, bins))
+        print(row_line("reference mode", [c.score for c in ref], [c.is_covered for c in ref], labels, bins))
+        print(row_line("length only (shorter = supported)", [-len(r["answer"].split()) for r in rows], None, labels, bins))
+        for field in ("kind", "variant", "model"):
+            values = sorted({str(r[field]) for r in rows if field in r})
+            if len(values) < 2:
+                continue
+            for v in values:
+                idx = [i for i, r in enumerate(rows) if str(r.get(field)) == v]
+                sub = [labels[i] for i in idx]
+                if field in ("kind", "variant"):  # one label per kind: report the rate it is covered
+                    covered = sum(cpp[i].is_covered for i in idx) / len(idx)
+                    print(f"  {field} = {v:<26} n {len(idx):>5}  covered {covered:.3f}  (label {sub[0]})")
+                else:
+                    print(row_line(f"{field} = {v}", [scored[i] for i in idx], [cpp[i].is_covered for i in idx],
+                                   sub, [bins[i] for i in idx]))  # fmt: skip
+    if len(coverages) > 1:
+        print("\n== calibration transfer (window coverage alone, contradictions aside): best cut per set, each set at the others' cut")
+        cuts = {name: best_cut(c, y) for name, (c, y) in coverages.items()}
+        for name, (cut, bal) in cuts.items():
+            print(f"  fit on {name:<10} cut {cut:.3f} (bal-acc {bal:.3f} there)", end="")
+            for other, (c, y) in coverages.items():
+                if other != name:
+                    print(f"; {other} at that cut {balanced([v >= cut for v in c], y)[1]:.3f}", end="")
+            print()
 
 
 if __name__ == "__main__":

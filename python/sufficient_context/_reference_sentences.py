@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ._reference import _HAS_LETTER_RE, reference_fold
+
 __all__ = [
     "reference_citation_ids",
     "reference_citation_runs",
@@ -162,6 +164,23 @@ def _kind_before_dot(text: str, begin: int, dot: int) -> str:
     return "word"
 
 
+# Lowercase letters, as src/text/sentences.cpp's is_lowercase: ASCII a-z; in the blocks the package's case folding
+# covers, a letter that folding leaves unchanged; and the lowercase letters folding changes anyway (micro sign, long s,
+# final sigma, Greek symbol variants, long s with dot). Letters of other scripts have no case.
+_LOWERCASE_BLOCKS = ((0x00DF, 0x02AF), (0x0370, 0x058F), (0x1E00, 0x1EFF), (0xFF41, 0xFF5A))
+_FOLDING_LOWERCASE = frozenset("\u00b5\u017f\u03c2\u03d0\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5\u1e9b")
+
+
+def _is_lowercase(c: str) -> bool:
+    cp = ord(c)
+    if cp < 0x80:
+        return "a" <= c <= "z"
+    if c in _FOLDING_LOWERCASE:
+        return True
+    in_block = any(first <= cp <= last for first, last in _LOWERCASE_BLOCKS)
+    return in_block and _HAS_LETTER_RE.match(c) is not None and reference_fold(c) == c
+
+
 def _opens(text: str, pos: int, kind: str) -> bool:
     if kind == "before_opener":
         word = re.match(r"[A-Za-z]*", text[pos:])
@@ -170,7 +189,7 @@ def _opens(text: str, pos: int, kind: str) -> bool:
         if after < len(text) and ord(text[after]) >= 0x80:
             return False
         return word.group() in _OPENERS
-    return not (text[pos].islower() or text[pos] in _CONTINUATION)
+    return not (_is_lowercase(text[pos]) or text[pos] in _CONTINUATION)
 
 
 def _split_paragraph(text: str, start: int, end: int) -> list[int]:

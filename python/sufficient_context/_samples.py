@@ -33,7 +33,9 @@ SAMPLE_CHUNKS: list[dict[str, object]] = [
     },
 ]
 
+# One meta sentence, one the cited chunk backs, one it contradicts (it says seven years, not ten; nothing on bail).
 SAMPLE_ANSWER = (
+    "Based on the retrieved documents, here is the answer. "
     "Cheating under Section 420 is punishable with imprisonment of up to seven years and a fine [IPC_420_0]. "
-    "Cheating itself is defined in Section 415 [IPC_415_0]. The offence is always bailable."
+    "The offence is bailable and punishable with up to ten years [IPC_420_0]."
 )

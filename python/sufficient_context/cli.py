@@ -13,9 +13,10 @@ from typing import TextIO
 
 import numpy as np
 
-from . import __version__, sentences, similarity, text
+from . import __version__, similarity, text
 from ._samples import SAMPLE_ANSWER, SAMPLE_CHUNKS, SAMPLE_QUERY, SAMPLE_UNANSWERED_QUERY
 from .checker import SufficientContextChecker
+from .claims import ClaimCoverage
 from .chunks import as_chunks
 
 _HASH_DIM = 512
@@ -59,20 +60,16 @@ def run_demo(out: TextIO | None = None) -> int:
         reasons = result.missing_aspects or result.confidence_factors
         write(f"- {query}\n  {result.level.value} (score {result.score:.2f}): {'; '.join(reasons)}\n")
 
-    write("\nAnswer, sentence by sentence:\n")
-    terms_by_id = {chunk.id: set(terms) for chunk, terms in zip(chunks, chunk_terms)}
-    for number, sentence in enumerate(sentences.split_sentences(SAMPLE_ANSWER), start=1):
-        cited = sentences.citation_ids(sentence.text)
-        claim_terms = set(text.terms(sentences.strip_citations(sentence.text)))
-        write(f"{number}. {sentence.text}\n")
-        if not cited:
-            write("   cites nothing\n")
-        for chunk_id in cited:
-            if chunk_id not in terms_by_id:
-                write(f"   cites {chunk_id}: unknown chunk id\n")
-                continue
-            overlap = len(claim_terms & terms_by_id[chunk_id]) / max(len(claim_terms), 1)
-            write(f"   cites {chunk_id}: {overlap:.0%} of its key terms appear there\n")
+    write("\nIs every sentence of the answer backed by what it cites? (ClaimCoverage, default mode)\n")
+    report = ClaimCoverage().check_answer(SAMPLE_ANSWER, SAMPLE_CHUNKS)
+    for number, claim in enumerate(report.claims, start=1):
+        score = "" if claim.is_meta else f" (score {claim.score:.2f})"
+        write(f"{number}. {claim.sentence}\n   {claim.status}{score}: {claim.reason}\n")
+    verdict = "grounded" if report.is_grounded else "not grounded"
+    write(
+        f"\nAnswer: {verdict}; {report.covered_count} of {report.claim_count} claim sentences supported "
+        f"(supported_ratio {report.supported_ratio:.2f}), attribution_coverage {report.attribution_coverage:.2f}\n"
+    )
     return 0
 
 

@@ -1,8 +1,17 @@
 """Query types and their evidence rules (API.md section 4): is the retrieved evidence the kind the query asks for?
 
-A query is classified by phrases ("What is the punishment for ...?" is a ``punishment`` query); a punishment,
-procedure, scope or definition query needs a relevant chunk (one holding the query's key terms) with penalty,
-procedural, scope or definitional language; a ``general`` query needs a chunk holding its key terms. Phrases are data
+A query is classified by phrases ("What is the punishment for ...?" is a ``punishment`` query). What each type needs:
+
+- ``punishment``: a relevant chunk (one holding at least ``min_term_fraction`` of the query's key terms) with penalty
+  language ("punishable", "imprisonment", "fine", "liable", ...);
+- ``procedure``: a relevant chunk with procedural language ("step", "submit", "apply", "within * days", ...);
+- ``scope``: a relevant chunk with scope language ("applies to", "extends to", "whole of", "except", ...);
+- ``definition``: a relevant chunk with definitional language ("means", "is defined as", "refers to", ...), and a
+  statute's own section text counts: it defines its offence ("Whoever ... shall be punished", "is said to cheat"), so
+  "What is Section 420 IPC?" is answered by the section's text;
+- ``general``: a chunk holding any of the query's key terms (the original design).
+
+Phrases are data
 (:class:`QueryTypeRules`), matched on case-folded, Porter2-stemmed tokens in C++ (``_core.claims``), so
 "punished", "punishment" and "punishable" all match "punish". One C++ call per check.
 """
@@ -55,7 +64,7 @@ class QueryTypeRules:
         :meth:`default_types` (punishment, procedure, scope, definition). ``"general"`` is the implicit fallback.
     min_term_fraction : float
         Share of the query's key terms (its content words outside the matched query phrases) a chunk must hold to
-        be relevant, in (0, 1]; at least one.
+        be relevant to a typed query, in (0, 1]; at least one. A general query needs one key term.
 
     Immutable: :meth:`extend` returns a new object. Pickles, compares by value.
     """

@@ -162,25 +162,55 @@ std::string quoted(const std::vector<std::string_view>& words, std::size_t limit
   return out;
 }
 
-/// The numbers of a chunk's units [first, last] whose keys the claim lacks, as written.
+/// The numbers of a chunk's units [first, last] whose keys the claim lacks, as written: those
+/// within kNearNumber tokens of a claim content word when there are any ("seven years" for a claim
+/// about years, not "Section 420"), else all of them. Runs only to write a reason.
 std::vector<std::string_view> other_numbers(Check& check, const ClaimProfile& claim,
                                             std::string_view text, std::uint32_t first,
                                             std::uint32_t last) {
-  std::vector<std::string_view> out;
+  constexpr std::size_t kNearNumber = 3;
+  struct Seen {
+    std::string key;
+    std::string_view shown;
+    bool number;
+  };
+  std::vector<Seen> tokens;
   std::string folded;
-  std::string key;
   for_each_unit_token(text, citation_runs_of(text), [&](const text::Token& t, std::uint32_t unit) {
     if (unit < first || unit > last) return;
     fold_token(t.text, folded);
-    if (!token_key(t.text, t.kind, folded, key)) return;
-    for (std::size_t j = 0; j < claim.items.size(); ++j) {
-      if (check.analyzer().key(claim.items[j]) == key) return;
-    }
+    Seen seen{"", t.text, false};
+    seen.number = token_key(t.text, t.kind, folded, seen.key);
     const std::string_view digits = number_part(t.text, t.kind);
-    const std::string_view shown = digits.empty() ? t.text : digits;
-    if (std::find(out.begin(), out.end(), shown) == out.end()) out.push_back(shown);
+    if (!digits.empty()) seen.shown = digits;
+    tokens.push_back(std::move(seen));
   });
-  return out;
+  const auto claim_item = [&](const std::string& key, bool content_only) {
+    for (std::size_t j = 0; j < claim.items.size(); ++j) {
+      if (content_only && claim.kinds[j] != ItemKind::Content) continue;
+      if (check.analyzer().key(claim.items[j]) == key) return true;
+    }
+    return false;
+  };
+  std::vector<std::string_view> near;
+  std::vector<std::string_view> all;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!tokens[i].number || claim_item(tokens[i].key, false)) continue;
+    if (std::find(all.begin(), all.end(), tokens[i].shown) == all.end()) {
+      all.push_back(tokens[i].shown);
+    }
+    const std::size_t lo = i >= kNearNumber ? i - kNearNumber : 0;
+    const std::size_t hi = std::min(tokens.size(), i + kNearNumber + 1);
+    for (std::size_t k = lo; k < hi; ++k) {
+      if (k != i && claim_item(tokens[k].key, true)) {
+        if (std::find(near.begin(), near.end(), tokens[i].shown) == near.end()) {
+          near.push_back(tokens[i].shown);
+        }
+        break;
+      }
+    }
+  }
+  return near.empty() ? all : near;
 }
 
 /// Why the best chunk falls short (default mode): what it says instead of a number, names and

@@ -85,7 +85,10 @@ const std::vector<QueryTypeSpec>& QueryTypeRules::default_types() {
         "what do * mean", "meant by", "explain the term", "who is"},
        {"means", "meaning", "defined as", "define", "definition", "refers to", "denotes", "is a",
         "is an", "is the", "are a", "are the", "known as", "called", "is deemed", "shall mean",
-        "includes", "described as"}},
+        "includes", "described as",
+        // A statute's own section text defines its offence: "Whoever ... shall be punished",
+        // "... is said to cheat".
+        "whoever", "is said to"}},
   };
   return types;
 }
@@ -150,11 +153,14 @@ EvidenceCheck QueryTypeRules::evidence(std::string_view query,
     if (terms.size() != before) out.key_terms.emplace_back(tokens[t].surface);
   }
   const std::size_t n_terms = terms.size();
+  // A general query needs any key term (the original design); a typed one min_term_fraction of
+  // them in the chunk that holds its kind of language.
   const std::size_t required =
       n_terms == 0 ? 0
+      : general    ? 1
                    : std::max<std::size_t>(
-                         1, static_cast<std::size_t>(std::ceil(
-                                min_term_fraction_ * static_cast<double>(n_terms) - 1e-9)));
+                      1, static_cast<std::size_t>(std::ceil(
+                             min_term_fraction_ * static_cast<double>(n_terms) - 1e-9)));
 
   KeyFilter filter;
   for (const std::string_view key : terms.terms()) filter.add(key);
@@ -197,8 +203,8 @@ EvidenceCheck QueryTypeRules::evidence(std::string_view query,
     out.reason = "no chunks retrieved";
   } else if (general) {
     out.reason = out.is_sufficient
-                     ? "general query: a chunk holds the query's key terms" + terms_text
-                     : "general query: no chunk holds the query's key terms" + terms_text;
+                     ? "general query: a chunk holds a key term of the query" + terms_text
+                     : "general query: no chunk holds a key term of the query" + terms_text;
   } else if (out.is_sufficient) {
     out.reason = out.query_type + " query: a relevant chunk has " + out.query_type + " language" +
                  terms_text;

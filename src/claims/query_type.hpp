@@ -39,7 +39,8 @@ class QueryTypeRules {
  public:
   /// `types`: most specific first; names must be non-empty, distinct and not "general".
   /// `min_term_fraction` in (0, 1]: the share of the query's key terms a chunk must hold to be
-  /// relevant (at least one). Throws std::invalid_argument naming the bad entry.
+  /// relevant to a typed query (at least one; a general query needs one). Throws
+  /// std::invalid_argument naming the bad entry.
   explicit QueryTypeRules(std::vector<QueryTypeSpec> types, double min_term_fraction = 0.5);
 
   /// punishment, procedure, scope, definition (their phrases: see query_type.cpp).
@@ -52,10 +53,10 @@ class QueryTypeRules {
   /// "general".
   std::string_view classify(std::string_view query) const;
 
-  /// Classifies `query`, then: a "general" query needs a relevant chunk (one holding at least
-  /// min_term_fraction of its key terms: content words outside the matched query phrases); any
-  /// other type needs a relevant chunk holding one of the type's evidence phrases. With no key
-  /// term every chunk is relevant.
+  /// Classifies `query`, then: a "general" query needs a chunk holding any of its key terms
+  /// (content words outside the matched query phrases); any other type needs a relevant chunk
+  /// (holding at least min_term_fraction of the key terms) with one of the type's evidence
+  /// phrases. With no key term every chunk is relevant.
   EvidenceCheck evidence(std::string_view query, const std::vector<std::string_view>& chunks) const;
 
  private:

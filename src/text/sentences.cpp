@@ -132,9 +132,27 @@ bool is_continuation(char32_t cp) noexcept {
 }
 
 /// Lowercase letters of the scripts with case that casefold.hpp covers: a letter there that case
-/// folding leaves unchanged is lowercase. Letters of other scripts have no case.
+/// folding leaves unchanged is lowercase, and so are the lowercase letters folding changes anyway
+/// (long s, final sigma, the Greek symbol variants, long s with dot), as Python's islower() says.
+/// Letters of other scripts have no case.
 bool is_lowercase(char32_t cp) noexcept {
   if (cp < 0x80) return cp >= 'a' && cp <= 'z';
+  switch (cp) {
+    case 0x00B5:
+    case 0x017F:
+    case 0x03C2:
+    case 0x03D0:
+    case 0x03D1:
+    case 0x03D5:
+    case 0x03D6:
+    case 0x03F0:
+    case 0x03F1:
+    case 0x03F5:
+    case 0x1E9B:
+      return true;
+    default:
+      break;
+  }
   const bool cased_block = (cp >= 0x00DF && cp <= 0x02AF) || (cp >= 0x0370 && cp <= 0x058F) ||
                            (cp >= 0x1E00 && cp <= 0x1EFF) || (cp >= 0xFF41 && cp <= 0xFF5A);
   return cased_block && classify(cp) == CharClass::Letter && fold_code_point(cp) == cp;

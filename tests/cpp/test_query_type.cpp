@@ -75,17 +75,26 @@ TEST(QueryType, DefinitionScopeProcedureAndGeneral) {
   EXPECT_EQ(proc.query_type, "procedure");
   EXPECT_EQ(proc.key_terms, (std::vector<std::string>{"file", "FIR"}));
   EXPECT_EQ(proc.supporting, std::vector<std::size_t>{2});
-  // General: a chunk with at least half of the key terms (founded, Oberoi, Group: 2 of 3).
+  // General: a chunk with any key term (founded, Oberoi, Group: all 3 here).
   const EvidenceCheck gen = defaults().evidence("Who founded the Oberoi Group?", chunks);
   EXPECT_EQ(gen.query_type, "general");
   EXPECT_TRUE(gen.is_sufficient);
   EXPECT_EQ(gen.key_terms, (std::vector<std::string>{"founded", "Oberoi", "Group"}));
   EXPECT_EQ(gen.supporting, std::vector<std::size_t>{3});
-  const EvidenceCheck miss = defaults().evidence("Who founded Tata Motors?", chunks);
-  EXPECT_FALSE(miss.is_sufficient);  // 1 of 3 key terms ("founded") is not enough
+  const EvidenceCheck one = defaults().evidence("Who founded Tata Motors?", chunks);
+  EXPECT_TRUE(one.is_sufficient);  // 1 of 3 key terms ("founded") is enough for a general query
+  EXPECT_EQ(one.supporting, std::vector<std::size_t>{3});
+  const EvidenceCheck miss = defaults().evidence("Who owns Tata Motors?", chunks);
+  EXPECT_FALSE(miss.is_sufficient);
   EXPECT_EQ(miss.reason,
-            "general query: no chunk holds the query's key terms ('founded', 'Tata', "
-            "'Motors')");
+            "general query: no chunk holds a key term of the query ('owns', 'Tata', 'Motors')");
+  // A statute's own section text defines its offence.
+  const EvidenceCheck section = defaults().evidence(
+      "What is Section 420 IPC?",
+      {"Section 420: whoever cheats and thereby dishonestly induces the person deceived to deliver "
+       "any property shall be punished with imprisonment."});
+  EXPECT_EQ(section.query_type, "definition");
+  EXPECT_TRUE(section.is_sufficient);
   const EvidenceCheck empty = defaults().evidence("What is cheating?", {});
   EXPECT_FALSE(empty.is_sufficient);
   EXPECT_EQ(empty.reason, "no chunks retrieved");

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import sufficient_context
 from sufficient_context import _reference_claims as rc
 from sufficient_context._core import claims as core
+from sufficient_context._samples import SAMPLE_CHUNKS
 from sufficient_context.checker import SufficientContextChecker, TermStatistics
 from sufficient_context.chunks import Chunk
 from sufficient_context.claims import (
@@ -79,6 +80,51 @@ def test_check_answer_exact_report() -> None:
     assert report.missing_citations == ()
     assert report.is_grounded is False
     assert report.mode == "default"
+
+
+IPC_420 = [
+    {"id": "IPC_420_0", "content": "Whoever cheats and thereby dishonestly induces the person deceived to deliver any "
+     "property shall be punished with imprisonment for a term which may extend to seven years and shall also be "
+     "liable to fine."}
+]  # fmt: skip
+
+
+def test_faithful_sentences_about_one_long_source_sentence_are_covered() -> None:
+    cc = ClaimCoverage()
+    for sentence in (
+        "Whoever cheats shall be punished with imprisonment [IPC_420_0].",
+        "A cheat who dishonestly gets someone to hand over property can be jailed for up to seven years and fined "
+        "[IPC_420_0].",
+    ):
+        claim = cc.check_claim(sentence, IPC_420)
+        assert claim.is_covered, (sentence, claim.reason)
+        assert claim.reason.startswith("covered by IPC_420_0 (support ")
+    # The demo's chunk names its section; this one does not, so "Section 420" is a missing number and name there.
+    sample = "Cheating under Section 420 is punishable with imprisonment of up to seven years and a fine [IPC_420_0]."
+    assert cc.check_claim(sample, SAMPLE_CHUNKS).is_covered
+    assert not cc.check_claim(sample, IPC_420).is_covered
+
+
+def test_contradictions_are_uncovered_and_rank_below_faithful_paraphrases() -> None:
+    cc = ClaimCoverage()
+    faithful = cc.check_claim("Cheaters can be jailed for up to seven years and fined [IPC_420_0].", IPC_420)
+    ten = cc.check_claim("Cheaters can be jailed for up to ten years and fined [IPC_420_0].", IPC_420)
+    negated = cc.check_claim("Whoever cheats shall not be punished [IPC_420_0].", IPC_420)
+    assert faithful.is_covered
+    assert faithful.score > ten.score
+    assert not ten.is_covered
+    assert "'ten' not in IPC_420_0, which says 'seven'" in ten.reason
+    assert ten.overlaps["IPC_420_0"] < 1.0  # the plain overlap: "ten" is a content word the chunk lacks
+    assert not negated.is_covered
+    assert "negated" in negated.reason
+
+
+def test_overlaps_are_the_plain_overlap_a_person_can_check() -> None:
+    # Content words (stemmed): cheat, punish, bailable -> 2 of 3 in the chunk, whatever the support score is.
+    claim = ClaimCoverage().check_claim("Cheating is punished and bailable [IPC_420_0].", IPC_420)
+    assert claim.overlaps == {"IPC_420_0": pytest.approx(2 / 3)}
+    assert claim.score != claim.overlaps["IPC_420_0"]
+    assert "missing from IPC_420_0: 'bailable'" in claim.reason
 
 
 def test_check_answer_empty_and_meta_only_answers_have_ratios_one() -> None:

@@ -19,12 +19,16 @@ def test_demo_reports_terms_coverage_cosines_and_citations() -> None:
     rows = {line.split()[0]: line.split() for line in report.splitlines() if line.startswith(("IPC_", "CrPC_"))}
     assert float(rows["IPC_420_0"][2]) > float(rows["IPC_415_0"][2]) > float(rows["CrPC_154_0"][2])
     assert rows["CrPC_154_0"][3] == "-"
-    assert "3. The offence is always bailable.\n   cites nothing" in report
+    # The answer goes through ClaimCoverage itself: one meta, one covered, one uncovered sentence.
+    statuses = [line.split()[0] for line in report.splitlines() if line.startswith("   ")]
+    assert statuses == ["meta:", "covered", "uncovered"]
+    assert "'ten' not in IPC_420_0, which says 'seven'" in report
+    assert "Answer: not grounded; 1 of 2 claim sentences supported (supported_ratio 0.50)" in report
     # The checker answers the sample query from the chunks and refuses the one they never address.
-    verdicts = [line.split()[0] for line in report.splitlines() if line.startswith("  ") and "(score " in line]
+    verdicts = [line.split()[0] for line in report.splitlines() if line.startswith("  ") and line[2] != " "]
+    verdicts = [v for v in verdicts if v in ("sufficient", "partial", "insufficient")]
     assert verdicts == ["sufficient", "insufficient"]
     assert "Query term 'bailable' not found in context" in report
-    assert "cites IPC_420_0:" in report
 
 
 def test_console_entry_point_runs_demo_and_rejects_unknown_commands() -> None:

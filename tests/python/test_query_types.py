@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from sufficient_context._samples import SAMPLE_CHUNKS
 from sufficient_context.chunks import Chunk
 from sufficient_context.query_types import (
     GENERAL,
@@ -60,7 +61,8 @@ def test_is_evidence_sufficient_by_type() -> None:
     assert missing.supporting_chunks == ()
     assert missing.reason == "punishment query: no relevant chunk has punishment language"
     definition = is_evidence_sufficient("What is cheating?", CHUNKS)
-    assert (definition.query_type, definition.supporting_chunks) == ("definition", ("IPC_415",))
+    # IPC_420's section text ("Whoever cheats ... shall be punished") defines its offence too.
+    assert (definition.query_type, definition.supporting_chunks) == ("definition", ("IPC_415", "IPC_420"))
     scope = is_evidence_sufficient("What is the extent of this Code?", CHUNKS)
     assert (scope.query_type, scope.supporting_chunks, scope.key_terms) == ("scope", ("IPC_1",), ("Code",))
     procedure = is_evidence_sufficient("How to file an FIR?", CHUNKS)
@@ -69,7 +71,11 @@ def test_is_evidence_sufficient_by_type() -> None:
     assert (general.query_type, general.is_sufficient, general.supporting_chunks) == (GENERAL, True, ("IPC_415",))
     none = is_evidence_sufficient("Who founded Tata Motors?", CHUNKS)
     assert not none.is_sufficient
-    assert none.reason == "general query: no chunk holds the query's key terms ('founded', 'Tata', 'Motors')"
+    assert none.reason == "general query: no chunk holds a key term of the query ('founded', 'Tata', 'Motors')"
+    one_term = is_evidence_sufficient("Was anyone deceived by Tata Motors?", CHUNKS)
+    assert (one_term.is_sufficient, one_term.supporting_chunks) == (True, ("IPC_415",))  # any key term: "deceived"
+    section = is_evidence_sufficient("What is Section 420 IPC?", SAMPLE_CHUNKS)
+    assert (section.query_type, section.is_sufficient, section.supporting_chunks) == ("definition", True, ("IPC_420_0",))
     empty = is_evidence_sufficient("What is cheating?", [])
     assert (empty.is_sufficient, empty.reason) == (False, "no chunks retrieved")
     assert is_evidence_sufficient("What is cheating?", ["Cheating means lying."]).supporting_chunks == ("S1",)
