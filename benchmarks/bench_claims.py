@@ -149,8 +149,9 @@ def main() -> None:
     pairs = [(c.id, c.content) for c in chunks]
     default = ClaimCoverage()
     reference = ClaimCoverage(mode="reference")
-    zipf = rc.load_zipf_table(Path(rc.__file__).parent / "data" / "english_freq.tsv")
-    oracle = rc.Checker(zipf=zipf)
+    data = Path(rc.__file__).parent / "data"
+    zipf = rc.load_zipf_table(data / "english_freq.tsv")
+    oracle = rc.Checker(zipf=zipf, relations=rc.load_relations(data / "english_relations.tsv"))
     ids = [c.id for c in chunks]
     texts = [c.content for c in chunks]
 

@@ -5,18 +5,26 @@ call per answer; this module adapts inputs (any chunk form `as_chunks` accepts) 
 
 Scores (``mode``):
 
-- ``"default"``: rarity-weighted overlap of stemmed content words within the best local window of the chunk, to the
-  fourth power, times 0.25 per number or capitalised name of the claim the chunk lacks (at most two) and 0.5 when
-  the claim is negated and the chunk is not near the matched words. The spec is
-  ``sufficient_context._reference_claims.default_support``; measured on HaluEval QA claims (AUROC 0.977,
-  accuracy 0.913 at 0.3), see ``benchmarks/quality/eval_claims.py``.
+- ``"default"``: how much of the claim one source sentence, or two adjacent ones, of the chunk states. Each distinct
+  stem, number and number word of the claim counts its rarity weight (clamp(7 - zipf, 3, 7)), the first person
+  ("I", "my") counts 3, and its stop words 0.3 each (how closely it copies); a word the window lacks counts 0.8 of
+  its weight when a related word (WordNet synonym or derivation, ``data/english_relations.tsv``) is there. The best
+  window's covered share is calibrated so that 81% maps to the shipped threshold 0.3 (fitted on BEGIN, checked on
+  HaluEval), and each contradiction multiplies it by 0.25 (at most twice): a number or capitalised name of the claim
+  the chunk lacks ("ten years" against "seven years"), a negation the chunk does not share, an antonym of a claim
+  word in the window. Answer length is no feature: a claim repeated scores the same. The spec is
+  ``sufficient_context._reference_claims.default_support``; quality in ``benchmarks/quality/eval_claims.py``.
 - ``"reference"``: the original design, ``|S & C| / |S|`` over ``set(text.lower().split())`` minus stop words,
   citation markers removed first. ``lower()`` is the package's case folding restricted to capitals: it differs
   from Python's only for U+0130 (gives "i", Python "i" + U+0307), a word-final capital sigma (gives U+03C3, Python
   U+03C2) and capitals outside Latin, Greek, Cyrillic and Armenian (Greek Extended, Georgian, Cherokee... stay as
   they are). Stop words compare case-insensitively.
 
-A claim with no content word (default) or no word (reference) scores 1.0: nothing to check, nothing to contradict.
+``ClaimResult.score`` is that support score (the threshold applies to it); ``ClaimResult.overlaps`` is the plain
+overlap per chunk a person can check by hand: the claim's content words (stemmed in the default mode) found in the
+chunk / its content words. A claim with no content word (default) or no word (reference) scores 1.0: nothing to
+check, nothing to contradict. An uncited sentence is uncovered unless it is a meta statement, in ``check_claim`` as
+in ``check_answer``; its reason names the chunk to cite.
 """
 
 from __future__ import annotations
@@ -74,13 +82,15 @@ class ClaimResult(NamedTuple):
         The support score in [0, 1] the threshold applies to: the best support among the chunks it is checked
         against (0.0 when there is none).
     is_covered, is_meta : bool
-        Covered: meta, or some checked chunk supports it >= `threshold`.
+        Covered: meta, or it cites a chunk that supports it >= `threshold`.
     citations : tuple of str
         The distinct ids it cites, first-seen order (unknown ones included).
     covering_chunks : tuple of str
         The checked chunks whose support is >= `threshold`.
     overlaps : dict of str to float
-        Support by each checked chunk (its cited chunks; every chunk for an uncited ``check_claim``).
+        Plain overlap with each checked chunk (its cited chunks; every chunk for an uncited ``check_claim``):
+        content words of the sentence found in the chunk / content words of the sentence (stemmed in the default
+        mode; 1.0 without any). The number a person can check; ``score`` is what the threshold applies to.
     threshold : float
         min_overlap, or min_overlap x multi_citation_factor when it cites several retrieved chunks.
     reason : str
@@ -401,6 +411,9 @@ class ClaimCoverage:
     # -- checks -------------------------------------------------------------------------------------------------------
     def check_claim(self, sentence: str, chunks: Iterable[ChunkLike]) -> ClaimResult:
         """Check one sentence: against the chunks it cites when it has citation markers, else against every chunk.
+
+        An uncited sentence is scored against every chunk but is uncovered unless it is a meta statement ("No
+        Citations - Rejected"); its reason names the chunk that would support it.
 
         Parameters
         ----------
