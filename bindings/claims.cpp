@@ -148,12 +148,12 @@ py::object answer_record(PyTypeObject* type, const c::AnswerResult& r, PyObject*
                         r.attribution_coverage, r.supported_ratio, r.is_grounded);
 }
 
-std::shared_ptr<c::ClaimConfig> make_config(
-    double min_overlap, double multi_citation_factor, std::string_view mode,
-    std::optional<std::vector<std::string>> stopwords,
-    std::optional<std::vector<std::string>> meta_patterns,
-    std::shared_ptr<sc::checker::TermStatistics> statistics,
-    std::shared_ptr<sc::checker::WordRelations> relations) {
+std::shared_ptr<c::ClaimConfig> make_config(double min_overlap, double multi_citation_factor,
+                                            std::string_view mode,
+                                            std::optional<std::vector<std::string>> stopwords,
+                                            std::optional<std::vector<std::string>> meta_patterns,
+                                            std::shared_ptr<sc::checker::TermStatistics> statistics,
+                                            std::shared_ptr<sc::checker::WordRelations> relations) {
   c::ClaimOptions options;
   options.min_overlap = min_overlap;
   options.multi_citation_factor = multi_citation_factor;

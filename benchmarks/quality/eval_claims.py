@@ -89,7 +89,9 @@ def balanced(said: Sequence[bool], labels: Sequence[int]) -> tuple[float, float]
     return acc, (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
 
 
-def row_line(name: str, scores: Sequence[float], said: Sequence[bool] | None, labels: Sequence[int], bins: Sequence[int]) -> str:  # noqa: E501
+def row_line(
+    name: str, scores: Sequence[float], said: Sequence[bool] | None, labels: Sequence[int], bins: Sequence[int]
+) -> str:
     pos = [s for s, y in zip(scores, labels) if y == 1]
     neg = [s for s, y in zip(scores, labels) if y == 0]
     out = f"  {name:<34} n {len(labels):>5} ({len(pos)}/{len(neg)})  AUROC {auroc(pos, neg):.3f}"
@@ -145,7 +147,9 @@ def main() -> None:
         scored = [c.score for c in cpp]
         print(row_line("default mode", scored, [c.is_covered for c in cpp], labels, bins))
         print(row_line("reference mode", [c.score for c in ref], [c.is_covered for c in ref], labels, bins))
-        print(row_line("length only (shorter = supported)", [-len(r["answer"].split()) for r in rows], None, labels, bins))
+        print(
+            row_line("length only (shorter = supported)", [-len(r["answer"].split()) for r in rows], None, labels, bins)
+        )
         for field in ("kind", "variant", "model"):
             values = sorted({str(r[field]) for r in rows if field in r})
             if len(values) < 2:
@@ -160,7 +164,8 @@ def main() -> None:
                     print(row_line(f"{field} = {v}", [scored[i] for i in idx], [cpp[i].is_covered for i in idx],
                                    sub, [bins[i] for i in idx]))  # fmt: skip
     if len(coverages) > 1:
-        print("\n== calibration transfer (window coverage alone, contradictions aside): best cut per set, each set at the others' cut")
+        print("\n== calibration transfer (window coverage alone, contradictions aside):")
+        print("   the best cut of each set, and every other set at that cut")
         cuts = {name: best_cut(c, y) for name, (c, y) in coverages.items()}
         for name, (cut, bal) in cuts.items():
             print(f"  fit on {name:<10} cut {cut:.3f} (bal-acc {bal:.3f} there)", end="")

@@ -70,13 +70,11 @@ SPEAKER_WORDS: frozenset[str] = frozenset(
 # Cardinal number words: numbers whose key is their digits ("seven" matches "7"; "ten" against "seven" is a mismatch).
 # "one" is left out: "one of the", "the one who" are rarely a count.
 NUMBER_WORDS: dict[str, str] = {
-    w: str(i) for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    ) if w not in ("zero", "one")
+    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
+    "ten": "10", "eleven": "11", "twelve": "12", "thirteen": "13", "fourteen": "14", "fifteen": "15", "sixteen": "16",
+    "seventeen": "17", "eighteen": "18", "nineteen": "19", "twenty": "20", "thirty": "30", "forty": "40",
+    "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80", "ninety": "90",
 }  # fmt: skip
-NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80",
-                     "ninety": "90"})  # fmt: skip
 
 NEGATIONS: frozenset[str] = frozenset(
     ["not", "no", "never", "nor", "neither", "none", "nobody", "nothing", "nowhere", "cannot", "without"]
@@ -412,7 +410,9 @@ def calibrate(coverage: float) -> float:
     """Maps window coverage onto the score scale: COVERAGE_AT_THRESHOLD -> THRESHOLD_SCORE, 0 -> 0, 1 -> 1."""
     if coverage <= COVERAGE_AT_THRESHOLD:
         return THRESHOLD_SCORE * (coverage / COVERAGE_AT_THRESHOLD)
-    return THRESHOLD_SCORE + (1.0 - THRESHOLD_SCORE) * ((coverage - COVERAGE_AT_THRESHOLD) / (1.0 - COVERAGE_AT_THRESHOLD))
+    return THRESHOLD_SCORE + (1.0 - THRESHOLD_SCORE) * (
+        (coverage - COVERAGE_AT_THRESHOLD) / (1.0 - COVERAGE_AT_THRESHOLD)
+    )
 
 
 def _support(
@@ -460,7 +460,10 @@ def _support(
 
     best, best_antonym, best_missing = 0.0, False, [i.surface for i in checked]
     for u in range(n_units):
-        for keys, factor in ((unit_keys[u], 1.0), (unit_keys[u] | unit_keys[u + 1] if u + 1 < n_units else None, PAIR_FACTOR)):
+        for keys, factor in (
+            (unit_keys[u], 1.0),
+            (unit_keys[u] | unit_keys[u + 1] if u + 1 < n_units else None, PAIR_FACTOR),
+        ):
             if keys is None:
                 continue
             counted, antonym, missing = window(keys)
@@ -475,9 +478,7 @@ def _support(
     if any(_is_negation(t) for t in claim):
         matched = {i.key for i in checked if i.key in chunk_keys}
         negations = [p for p, t in enumerate(chunk) if _is_negation(t)]
-        near = any(
-            abs(p - q) <= NEGATION_WINDOW for p, t in enumerate(chunk) if t.key in matched for q in negations
-        )
+        near = any(abs(p - q) <= NEGATION_WINDOW for p, t in enumerate(chunk) if t.key in matched for q in negations)
         res.negation_mismatch = not near
     n = len(res.missing_numbers) + len(res.missing_names) + res.negation_mismatch + res.antonym
     res.score = calibrate(best) * MISMATCH_FACTOR ** min(n, MAX_MISMATCHES)

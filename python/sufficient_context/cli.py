@@ -16,8 +16,8 @@ import numpy as np
 from . import __version__, similarity, text
 from ._samples import SAMPLE_ANSWER, SAMPLE_CHUNKS, SAMPLE_QUERY, SAMPLE_UNANSWERED_QUERY
 from .checker import SufficientContextChecker
-from .claims import ClaimCoverage
 from .chunks import as_chunks
+from .claims import ClaimCoverage
 
 _HASH_DIM = 512
 

@@ -263,25 +263,25 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   std::vector<std::uint64_t> found;
   std::vector<std::uint32_t> unit_of;
   std::uint32_t position = 0;
-  out.unit_count = for_each_unit_token(text, citation_runs_of(text), [&](const text::Token& token,
-                                                                         std::uint32_t unit) {
-    const std::uint32_t pos = position++;
-    unit_of.push_back(unit);
-    fold_token(token.text, folded_);
-    if (any_negation_ && is_negation(folded_)) out.negations.push_back(pos);
-    // Numbers, number words and the speaker are keyed exactly; other words are stemmed only when
-    // the filter lets them by.
-    const bool special = !number_part(token.text, token.kind).empty() ||
-                         (token.kind == text::TokenKind::Word &&
-                          ((any_number_ && !number_word(folded_).empty()) ||
-                           (any_speaker_ && is_speaker(folded_))));
-    if (!special && !filter_.might_match_word(folded_)) return;
-    token_key(token.text, token.kind, folded_, key_);
-    if (!filter_.has(prefix_code(key_))) return;
-    if (const auto id = keys_.find(key_)) {
-      found.push_back((std::uint64_t{*id} << 32) | pos);
-    }
-  });
+  out.unit_count = for_each_unit_token(
+      text, citation_runs_of(text), [&](const text::Token& token, std::uint32_t unit) {
+        const std::uint32_t pos = position++;
+        unit_of.push_back(unit);
+        fold_token(token.text, folded_);
+        if (any_negation_ && is_negation(folded_)) out.negations.push_back(pos);
+        // Numbers, number words and the speaker are keyed exactly; other words are stemmed only
+        // when the filter lets them by.
+        const bool special = !number_part(token.text, token.kind).empty() ||
+                             (token.kind == text::TokenKind::Word &&
+                              ((any_number_ && !number_word(folded_).empty()) ||
+                               (any_speaker_ && is_speaker(folded_))));
+        if (!special && !filter_.might_match_word(folded_)) return;
+        token_key(token.text, token.kind, folded_, key_);
+        if (!filter_.has(prefix_code(key_))) return;
+        if (const auto id = keys_.find(key_)) {
+          found.push_back((std::uint64_t{*id} << 32) | pos);
+        }
+      });
   out.token_count = position;
   std::sort(found.begin(), found.end());
   out.positions.reserve(found.size());

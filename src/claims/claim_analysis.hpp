@@ -19,29 +19,30 @@ namespace sc::claims {
 enum class ItemKind : std::uint8_t {
   Function,  // a stop word or particle (FUNCTION_WEIGHT), only in claims with another kind
   Content,   // a content word (rarity weight; related words, antonyms)
-  Number,    // a number or number word (rarity weight of an unknown stem; a contradiction when absent)
+  Number,    // a number or number word (rarity weight of an unknown stem; a contradiction when
+             // absent)
   Speaker,   // the first-person singular (kSpeakerKey, MIN_WEIGHT)
 };
 
 /// One claim sentence, analyzed. Items are its distinct keys (default mode: stems, numbers, the
 /// speaker; reference mode: lowercase whitespace words minus stop words) in first-seen order.
 struct ClaimProfile {
-  std::vector<std::uint32_t> items;           // key ids
-  std::vector<double> weights;                // default mode, per item
-  std::vector<ItemKind> kinds;                // default mode, per item
-  std::vector<std::uint8_t> names;            // default mode, per item: a capitalised name
-  std::vector<std::string_view> surfaces;     // default mode, per item: first surface (view)
-  std::vector<std::uint32_t> related_begin;   // item j's related keys: related[begin[j], begin[j+1])
-  std::vector<std::uint32_t> related;         // key ids
-  std::vector<std::uint32_t> antonym_begin;   // item j's antonym keys, likewise
-  std::vector<std::uint32_t> antonyms;        // key ids
-  double total = 0.0;                         // sum of weights, in item order
-  std::size_t checked = 0;                    // Content and Number items
-  std::size_t token_count = 0;                // every token after a meta phrase
-  bool has_negation = false;                  // a token is a negation ("not", "isn't", ...)
-  bool meta = false;                          // opens with a meta phrase, no number/name after
-  std::size_t meta_phrase_end = 0;            // byte offset just past the phrase
-  std::vector<std::uint32_t> meta_rest;       // content keys after the phrase
+  std::vector<std::uint32_t> items;          // key ids
+  std::vector<double> weights;               // default mode, per item
+  std::vector<ItemKind> kinds;               // default mode, per item
+  std::vector<std::uint8_t> names;           // default mode, per item: a capitalised name
+  std::vector<std::string_view> surfaces;    // default mode, per item: first surface (view)
+  std::vector<std::uint32_t> related_begin;  // item j's related keys: related[begin[j], begin[j+1])
+  std::vector<std::uint32_t> related;        // key ids
+  std::vector<std::uint32_t> antonym_begin;  // item j's antonym keys, likewise
+  std::vector<std::uint32_t> antonyms;       // key ids
+  double total = 0.0;                        // sum of weights, in item order
+  std::size_t checked = 0;                   // Content and Number items
+  std::size_t token_count = 0;               // every token after a meta phrase
+  bool has_negation = false;                 // a token is a negation ("not", "isn't", ...)
+  bool meta = false;                         // opens with a meta phrase, no number/name after
+  std::size_t meta_phrase_end = 0;           // byte offset just past the phrase
+  std::vector<std::uint32_t> meta_rest;      // content keys after the phrase
 
   bool has_content() const noexcept { return !items.empty(); }
   bool is_checked(std::size_t j) const noexcept {
@@ -56,8 +57,9 @@ struct ChunkProfile {
   std::vector<std::uint32_t> keys;       // default mode: sorted distinct key ids found
   std::vector<std::uint32_t> begin;      // positions of keys[i]: positions[begin[i], begin[i+1])
   std::vector<std::uint32_t> positions;  // token indexes, ascending per key
-  std::vector<std::uint32_t> unit_begin;  // distinct units of keys[i]: key_units[unit_begin[i], ...+1])
-  std::vector<std::uint32_t> key_units;   // ascending per key
+  std::vector<std::uint32_t>
+      unit_begin;  // distinct units of keys[i]: key_units[unit_begin[i], ...+1])
+  std::vector<std::uint32_t> key_units;  // ascending per key
   std::vector<std::uint32_t> negations;  // ascending token indexes of negations
   std::size_t token_count = 0;
   std::uint32_t unit_count = 0;

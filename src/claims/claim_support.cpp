@@ -24,8 +24,8 @@ bool negation_near(const std::vector<std::uint32_t>& negations, std::uint32_t po
   return it != negations.end() && *it <= pos + kNegationWindow;
 }
 
-void add_events(const ChunkProfile& chunk, std::uint32_t key, std::uint32_t item,
-                std::uint8_t flag, std::vector<std::uint64_t>& events) {
+void add_events(const ChunkProfile& chunk, std::uint32_t key, std::uint32_t item, std::uint8_t flag,
+                std::vector<std::uint64_t>& events) {
   const auto it = std::lower_bound(chunk.keys.begin(), chunk.keys.end(), key);
   if (it == chunk.keys.end() || *it != key) return;
   const auto i = static_cast<std::size_t>(it - chunk.keys.begin());
@@ -173,11 +173,10 @@ Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
     }
     out.negation_mismatch = !near;
   }
-  const std::size_t mismatches =
-      std::min(out.missing_numbers + out.missing_names +
-                   static_cast<std::size_t>(out.negation_mismatch) +
-                   static_cast<std::size_t>(out.antonym),
-               kMaxMismatches);
+  const std::size_t mismatches = std::min(out.missing_numbers + out.missing_names +
+                                              static_cast<std::size_t>(out.negation_mismatch) +
+                                              static_cast<std::size_t>(out.antonym),
+                                          kMaxMismatches);
   double factor = 1.0;
   for (std::size_t m = 0; m < mismatches; ++m) factor *= kMismatchFactor;
   out.score = calibrate(best) * factor;

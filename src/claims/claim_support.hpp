@@ -23,17 +23,17 @@ inline constexpr double kEmptyClaimScore = 1.0;       // nothing to check, nothi
 /// One claim's support by one chunk, with what a reason needs.
 struct Support {
   double score = kEmptyClaimScore;  // what the threshold applies to, in [0, 1]
-  double overlap = 1.0;             // plain: Content/Number items anywhere in the chunk / such items
-  double coverage = 1.0;            // weighted share in the best window (the score's base)
+  double overlap = 1.0;   // plain: Content/Number items anywhere in the chunk / such items
+  double coverage = 1.0;  // weighted share in the best window (the score's base)
   std::size_t missing_numbers = 0;
   std::size_t missing_names = 0;
   bool negation_mismatch = false;
-  bool antonym = false;          // the best window holds an antonym of an item it lacks
-  bool has_window = false;       // some window has coverage > 0
-  std::uint32_t best_unit = 0;   // first unit of the best window
-  bool best_pair = false;        // the best window is units best_unit and best_unit + 1
-  std::vector<std::uint32_t> missing;   // Content/Number items the best window lacks (in order)
-  std::vector<std::uint32_t> opposed;   // Content items only an antonym of stands for there
+  bool antonym = false;                // the best window holds an antonym of an item it lacks
+  bool has_window = false;             // some window has coverage > 0
+  std::uint32_t best_unit = 0;         // first unit of the best window
+  bool best_pair = false;              // the best window is units best_unit and best_unit + 1
+  std::vector<std::uint32_t> missing;  // Content/Number items the best window lacks (in order)
+  std::vector<std::uint32_t> opposed;  // Content items only an antonym of stands for there
 };
 
 /// Scratch space reused across pairs of one check.

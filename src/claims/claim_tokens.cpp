@@ -20,7 +20,6 @@ bool one_of(std::string_view word, const std::string_view (&list)[N]) noexcept {
   return false;
 }
 
-
 bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 bool ends_with(std::string_view s, std::string_view suffix) noexcept {
@@ -103,10 +102,10 @@ std::string_view number_part(std::string_view token, text::TokenKind kind) noexc
 std::string_view number_word(std::string_view folded) noexcept {
   // "zero" and "one" are left out: "one of the", "the one who" are rarely a count.
   static constexpr std::string_view kWords[] = {
-      "two",      "three",     "four",      "five",     "six",     "seven",    "eight",
-      "nine",     "ten",       "eleven",    "twelve",   "thirteen", "fourteen", "fifteen",
-      "sixteen",  "seventeen", "eighteen",  "nineteen", "twenty",  "thirty",   "forty",
-      "fifty",    "sixty",     "seventy",   "eighty",   "ninety"};
+      "two",     "three",     "four",     "five",     "six",      "seven",    "eight",
+      "nine",    "ten",       "eleven",   "twelve",   "thirteen", "fourteen", "fifteen",
+      "sixteen", "seventeen", "eighteen", "nineteen", "twenty",   "thirty",   "forty",
+      "fifty",   "sixty",     "seventy",  "eighty",   "ninety"};
   static constexpr std::string_view kDigits[] = {
       "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12", "13", "14",
       "15", "16", "17", "18", "19", "20", "30", "40", "50", "60", "70", "80", "90"};
@@ -123,8 +122,8 @@ std::string_view number_word(std::string_view folded) noexcept {
 
 bool is_speaker(std::string_view folded) noexcept {
   static constexpr std::string_view kWords[] = {
-      "i",   "me",  "my",  "mine", "myself", "i'm", "i've", "i'd", "i'll",
-      "i\u2019m", "i\u2019ve", "i\u2019d", "i\u2019ll"};
+      "i",   "me",   "my",       "mine",      "myself",   "i'm",      "i've",
+      "i'd", "i'll", "i\u2019m", "i\u2019ve", "i\u2019d", "i\u2019ll"};
   if (folded.empty() || (folded[0] != 'i' && folded[0] != 'm')) return false;
   return one_of(folded, kWords);
 }

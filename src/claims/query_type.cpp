@@ -159,8 +159,8 @@ EvidenceCheck QueryTypeRules::evidence(std::string_view query,
       n_terms == 0 ? 0
       : general    ? 1
                    : std::max<std::size_t>(
-                      1, static_cast<std::size_t>(std::ceil(
-                             min_term_fraction_ * static_cast<double>(n_terms) - 1e-9)));
+                      1, static_cast<std::size_t>(
+                             std::ceil(min_term_fraction_ * static_cast<double>(n_terms) - 1e-9)));
 
   KeyFilter filter;
   for (const std::string_view key : terms.terms()) filter.add(key);

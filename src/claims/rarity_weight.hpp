@@ -10,7 +10,7 @@ namespace sc::claims {
 /// Default-mode rarity weights (python/sufficient_context/_reference_claims.py is the spec).
 inline constexpr double kZipfCeiling =
     7.0;  // weight = clamp(kZipfCeiling - zipf, kMinWeight, kZipfCeiling)
-inline constexpr double kMinWeight = 3.0;    // common words (zipf >= 4) all weigh 3
+inline constexpr double kMinWeight = 3.0;       // common words (zipf >= 4) all weigh 3
 inline constexpr double kFunctionWeight = 0.3;  // a stop word or particle of a claim with content
 inline constexpr double kUnknownZipf = 1.0;  // zipf of a stem the table lacks, and of every number
 

@@ -68,8 +68,9 @@ TEST(ClaimSupport, LocalityFollowsTheSourceSentences) {
                    calibrate(0.9));
   EXPECT_GT(calibrate(0.9), 0.3);
   // Not adjacent: the best window is "Whoever cheats pays." (whoever 6 + cheat 4).
-  EXPECT_DOUBLE_EQ(support(cfg, claim, "Whoever cheats pays. Nothing else. They shall be punished."),
-                   calibrate(10.0 / (6.0 + 4.0 + 6.0 + 0.3 + 3.0)));
+  EXPECT_DOUBLE_EQ(
+      support(cfg, claim, "Whoever cheats pays. Nothing else. They shall be punished."),
+      calibrate(10.0 / (6.0 + 4.0 + 6.0 + 0.3 + 3.0)));
   EXPECT_LT(support(cfg, claim, "Whoever cheats pays. Nothing else. They shall be punished."), 0.3);
   EXPECT_EQ(support(cfg, claim, "Nothing relevant here."), 0.0);
   EXPECT_EQ(support(cfg, claim, ""), 0.0);
@@ -117,7 +118,8 @@ TEST(ClaimSupport, ContradictionsFail) {
 TEST(ClaimSupport, LengthIsNoFeature) {
   const ClaimConfig cfg = config();
   const std::string chunk = "Whoever cheats shall be punished with imprisonment for seven years.";
-  for (const std::string claim : {"Cheats are punished.", "Cheats get ten years.", "Seven years."}) {
+  for (const std::string claim :
+       {"Cheats are punished.", "Cheats get ten years.", "Seven years."}) {
     EXPECT_EQ(support(cfg, claim, chunk), support(cfg, claim + " " + claim + " " + claim, chunk));
   }
   EXPECT_EQ(support(cfg, "Cheats.", chunk), support(cfg, chunk, chunk));

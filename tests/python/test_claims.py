@@ -602,7 +602,9 @@ def test_dataset_sample_separates_supported_from_unsupported_at_the_shipped_thre
     cc = ClaimCoverage()
     for name in ("halueval", "begin"):
         part = [r for r in rows if r["set"] == name]
-        said = [cc.check_claim(r["answer"] + " [K]", [{"id": "K", "content": r["contexts"][0]["content"]}]) for r in part]
+        said = [
+            cc.check_claim(r["answer"] + " [K]", [{"id": "K", "content": r["contexts"][0]["content"]}]) for r in part
+        ]
         pos = [c.is_covered for c, r in zip(said, part) if r["label"] == "supported"]
         neg = [not c.is_covered for c, r in zip(said, part) if r["label"] == "unsupported"]
         balanced = (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2

@@ -75,7 +75,11 @@ def test_is_evidence_sufficient_by_type() -> None:
     one_term = is_evidence_sufficient("Was anyone deceived by Tata Motors?", CHUNKS)
     assert (one_term.is_sufficient, one_term.supporting_chunks) == (True, ("IPC_415",))  # any key term: "deceived"
     section = is_evidence_sufficient("What is Section 420 IPC?", SAMPLE_CHUNKS)
-    assert (section.query_type, section.is_sufficient, section.supporting_chunks) == ("definition", True, ("IPC_420_0",))
+    assert (section.query_type, section.is_sufficient, section.supporting_chunks) == (
+        "definition",
+        True,
+        ("IPC_420_0",),
+    )
     empty = is_evidence_sufficient("What is cheating?", [])
     assert (empty.is_sufficient, empty.reason) == (False, "no chunks retrieved")
     assert is_evidence_sufficient("What is cheating?", ["Cheating means lying."]).supporting_chunks == ("S1",)

@@ -266,9 +266,9 @@ def test_core_takes_str_only() -> None:
 
 
 def test_a_sentence_starts_at_a_letter_exactly_when_the_oracle_says_so() -> None:
-    # Lowercase is the package's notion (cased blocks, folding, and the lowercase letters folding changes: "ſ", "µ"),
-    # so "Word one. ſx" stays one sentence in C++ and in the oracle. Line separators and fullwidth terminal marks
-    # are outside the oracle's domain.
+    # Lowercase is the package's notion (cased blocks, folding, and the lowercase letters folding changes: long s
+    # U+017F, micro sign U+00B5), so "Word one." followed by a long s stays one sentence in C++ and in the oracle.
+    # Line separators and fullwidth terminal marks are outside the oracle's domain.
     skip = {0x85, 0x2028, 0x2029, 0xFF01, 0xFF1F, 0xFF61}
     for cp in [*range(0x80, 0x3000), *range(0xFF00, 0xFF70)]:
         if cp in skip:
