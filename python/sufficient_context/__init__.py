@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from . import sentences, similarity, text
 from .assembly import (
+    CAVEAT,
+    DECLINE_TEMPLATE,
     GROUNDED_SYSTEM_PROMPT,
+    LEGAL_SYSTEM_PROMPT,
     LOW_CONFIDENCE_BANNER,
     NOT_IN_DOCUMENTATION_ANSWER,
     format_context,
@@ -25,6 +28,7 @@ from .claims import (
     validate_multi_chunk_citations,
 )
 from .gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate, RetrievalDecision, evaluate_retrieval
+from .pipeline import GroundedAnswer, GroundedAnswerer
 from .query_types import EvidenceSufficiency, QueryTypeRules, classify_query, is_evidence_sufficient
 from .querylog import QueryLog, QueryLogError
 from .stats import EvidenceGatingStats
@@ -34,7 +38,10 @@ from .text import STOPWORDS
 __version__ = "0.1.0"
 
 __all__ = [
+    "CAVEAT",
+    "DECLINE_TEMPLATE",
     "GROUNDED_SYSTEM_PROMPT",
+    "LEGAL_SYSTEM_PROMPT",
     "LOW_CONFIDENCE_BANNER",
     "META_PATTERNS",
     "NOT_IN_DOCUMENTATION_ANSWER",
@@ -47,6 +54,8 @@ __all__ = [
     "EvidenceGatingStats",
     "EvidenceSufficiency",
     "EvidenceSufficiencyGate",
+    "GroundedAnswer",
+    "GroundedAnswerer",
     "Level",
     "QueryLog",
     "QueryLogError",

@@ -13,23 +13,40 @@ from typing import Any
 from .chunks import Chunk, ChunkLike, as_chunks
 
 __all__ = [
+    "CAVEAT",
+    "DECLINE_TEMPLATE",
     "GROUNDED_SYSTEM_PROMPT",
+    "LEGAL_SYSTEM_PROMPT",
     "LOW_CONFIDENCE_BANNER",
     "NOT_IN_DOCUMENTATION_ANSWER",
+    "PROMPTS",
     "format_context",
     "format_sources",
+    "source_fields",
 ]
 
-LOW_CONFIDENCE_BANNER = "Answer (LOW CONFIDENCE — limited source coverage):"
+LOW_CONFIDENCE_BANNER = "Answer (LOW CONFIDENCE \u2014 limited source coverage):"
 
 NOT_IN_DOCUMENTATION_ANSWER = "The indexed documentation does not contain this information."
+
+CAVEAT = "*Note: This response is based on limited available information.*"
+"""Appended to an answer given on partial context."""
+
+DECLINE_TEMPLATE = (
+    "I don't have sufficient information to answer this question accurately. Missing: {missing}. "
+    "Could you provide more context or rephrase?"
+)
+"""The graceful decline on insufficient context; ``{missing}`` names up to two missing aspects."""
 
 GROUNDED_SYSTEM_PROMPT = (
     "You are a careful assistant that answers questions using only the documentation excerpts below.\n"
     "\n"
     "Rules:\n"
     "- Answer only from the context below; do not use outside knowledge or make assumptions.\n"
+    "- Do not infer or guess missing steps, numbers, names or dates.\n"
     "- Cite every statement with the label of the excerpt it comes from, e.g. [S1] or [S1][S3].\n"
+    "- Use only the labels shown in the context; never invent one.\n"
+    "- If excerpts disagree, say so and cite both.\n"
     "- If the context does not contain the answer, reply exactly: "
     f'"{NOT_IN_DOCUMENTATION_ANSWER}"\n'
     "\n"
@@ -38,11 +55,44 @@ GROUNDED_SYSTEM_PROMPT = (
 )
 """System prompt with one `{context}` placeholder: `GROUNDED_SYSTEM_PROMPT.format(context=format_context(chunks))`."""
 
+LEGAL_SYSTEM_PROMPT = (
+    "You answer questions about legal and regulatory text using only the excerpts below.\n"
+    "\n"
+    "Rules:\n"
+    "- Be precise: no creative phrasing, no summaries beyond what the text states.\n"
+    "- Use direct quotes or close paraphrases of the excerpts; keep their terms, section numbers, amounts and "
+    "time limits exactly as written.\n"
+    "- Cite every sentence with the label of the excerpt it comes from, e.g. [S1] or [S1][S3].\n"
+    "- Do not infer or guess missing steps, conditions or exceptions; do not use outside knowledge.\n"
+    "- If the excerpts do not answer the question, reply exactly: "
+    f'"{NOT_IN_DOCUMENTATION_ANSWER}"\n'
+    "\n"
+    "Excerpts:\n"
+    "{context}\n"
+)
+"""The precise template for legal and regulatory text (one `{context}` placeholder)."""
+
+PROMPTS = {"grounded": GROUNDED_SYSTEM_PROMPT, "legal": LEGAL_SYSTEM_PROMPT}
+"""The system prompts by the name a configuration selects them with (``answering.prompt``)."""
+
 _PATH_SEPARATORS = re.compile(r"[\\/]")
 
 
+# Metadata keys, in order of preference: ours, then LangChain's loaders, then LlamaIndex's readers.
+_SOURCE_KEYS = ("source_path", "source", "file_path", "file_name")
+_PAGE_KEYS = ("page_number", "page", "page_label")
+
+
+def _first(metadata: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        value = metadata.get(key)
+        if value is not None and value != "":
+            return value
+    return None
+
+
 def _page(metadata: Mapping[str, Any]) -> str | None:
-    page = metadata.get("page_number", metadata.get("page"))
+    page = _first(metadata, _PAGE_KEYS)
     if page is None or page == "":
         return None
     if isinstance(page, float) and page.is_integer():
@@ -79,7 +129,7 @@ def _header(chunk: Chunk) -> str:
     metadata = chunk.metadata
     parts = [f"[{chunk.id}]"]
     details = []
-    source = _text(metadata, "source_path")
+    source = _first(metadata, _SOURCE_KEYS)
     if source is not None:
         details.append(f"Source: {source}")
     heading = _text(metadata, "heading")
@@ -101,16 +151,31 @@ def format_sources(chunks: Iterable[ChunkLike]) -> str:
     """
     lines = []
     for chunk in as_chunks(chunks):
-        metadata = chunk.metadata
-        parts = [_file_name(_text(metadata, "source_path")) or str(chunk.id)]
-        heading = _text(metadata, "heading")
+        fields = source_fields(chunk)
+        parts = [fields["document"] or str(chunk.id)]
+        heading = _text(chunk.metadata, "heading")
         if heading is not None:
             parts.append(heading)
-        page = _page(metadata)
-        if page is not None:
-            parts.append(f"p. {page}")
+        if fields["page"] is not None:
+            parts.append(f"p. {fields['page']}")
         line = "- " + ", ".join(parts)
         if chunk.score is not None:
             line += f" (score: {chunk.score:.2f})"
         lines.append(line)
     return "\n".join(["Sources:", *lines]) if lines else ""
+
+
+def source_fields(chunk: Chunk) -> dict[str, Any]:
+    """What a sources list says of a chunk: ``id``, ``document`` (the file name of `source_path`, LangChain's
+    `source` or LlamaIndex's `file_path` / `file_name`), ``section`` (`heading`, else `section`), ``page``
+    (`page_number`, LangChain's `page`, LlamaIndex's `page_label`) and ``score``; None where unknown."""
+    metadata = chunk.metadata
+    source = _first(metadata, _SOURCE_KEYS)
+    section = _first(metadata, ("heading", "section"))
+    return {
+        "id": str(chunk.id),
+        "document": _file_name(None if source is None else str(source)),
+        "section": None if section is None else str(section),
+        "page": _page(metadata),
+        "score": chunk.score,
+    }

@@ -18,12 +18,22 @@ Every key is optional. An unknown key, or a value of the wrong type or out of ra
 
 from __future__ import annotations
 
+import difflib
 import math
 import os
 from collections.abc import Mapping
 from typing import Any, Union
 
-__all__ = ["CONFIG_KEYS", "SECTION", "load_checker_config"]
+__all__ = [
+    "ANSWERING_KEYS",
+    "ANSWERING_SECTION",
+    "CONFIG_KEYS",
+    "RETRIEVAL_KEYS",
+    "RETRIEVAL_SECTION",
+    "SECTION",
+    "load_checker_config",
+    "load_pipeline_config",
+]
 
 SECTION = "sufficient_context"
 CONFIG_KEYS = (
@@ -37,6 +47,12 @@ CONFIG_KEYS = (
     "recency_days",
 )
 _THRESHOLD_KEYS = ("sufficient", "partial")
+RETRIEVAL_SECTION = "retrieval"
+RETRIEVAL_KEYS = ("min_score", "min_chunks", "weak_score")
+ANSWERING_SECTION = "answering"
+ANSWERING_KEYS = ("prompt", "on_unsupported", "attribution_target", "max_extract_sentences")
+ON_UNSUPPORTED = ("remove", "regenerate", "flag")
+PROMPT_NAMES = ("grounded", "legal")
 
 ConfigSource = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -157,4 +173,106 @@ def _weights(value: Any, name: str) -> dict[str, float]:
         if number < 0:
             raise ValueError(f"{name}.{key} must be >= 0; got {weight!r}")
         out[str(key)] = number
+    return out
+
+
+def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
+    """Read the sections a grounded answering pipeline uses, each validated.
+
+    .. code-block:: yaml
+
+        sufficient_context: {...}      # the checker (see load_checker_config)
+        retrieval:
+          min_score: 0.20              # no model call unless the best chunk scores this much
+          min_chunks: 2                # ... and this many chunks reach min_score
+          weak_score: 0.35             # optional: evidence under it is answered under the LOW CONFIDENCE banner
+        answering:
+          prompt: grounded             # or "legal": the precise template for legal and regulatory text
+          on_unsupported: remove       # or "regenerate" (one stricter retry, then remove) or "flag"
+          attribution_target: 0.9      # meets_attribution_target = attribution_coverage >= this
+          max_extract_sentences: 3     # the extractive answerer's sentence budget
+
+    Other top-level sections belong to other tools sharing the file (a gateway's server settings) and are left
+    alone, except a name one edit away from ours, which is reported as a likely typo. Inside our sections an unknown
+    key raises ValueError naming it and the keys that exist.
+
+    Returns ``{"sufficient_context": {...}, "retrieval": {...}, "answering": {...}}`` (only the keys set).
+    """
+    if isinstance(source, Mapping):
+        document: Any = source
+    elif isinstance(source, (str, os.PathLike)):
+        document = _document_from_file(os.fspath(source))
+    else:
+        raise TypeError(f"source must be a path or a mapping; got {type(source).__name__}")
+    if document is None:
+        document = {}
+    if not isinstance(document, Mapping):
+        raise ValueError(f"the configuration must be a mapping of sections; got {type(document).__name__}")
+    ours = (SECTION, RETRIEVAL_SECTION, ANSWERING_SECTION)
+    for key in document:
+        close = difflib.get_close_matches(str(key), ours, n=1, cutoff=0.8)
+        if key not in ours and close:
+            raise ValueError(f"unknown section {key!r}; did you mean {close[0]!r}? Sections read: {', '.join(ours)}")
+    checker = load_checker_config({SECTION: document.get(SECTION)}) if SECTION in document else {}
+    return {
+        SECTION: checker,
+        RETRIEVAL_SECTION: _retrieval(document.get(RETRIEVAL_SECTION)),
+        ANSWERING_SECTION: _answering(document.get(ANSWERING_SECTION)),
+    }
+
+
+def _document_from_file(path: str) -> Any:
+    try:
+        import yaml  # optional: only YAML files need it
+    except ImportError:
+        raise ImportError(
+            f"reading {path!r} needs PyYAML: pip install pyyaml (or pass the settings as a mapping)"
+        ) from None
+    with open(path, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def _section(value: Any, where: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where} must be a mapping of settings; got {type(value).__name__}")
+    for key in value:
+        if key not in keys:
+            raise ValueError(f"unknown key {where + '.' + str(key)!r}; expected one of {', '.join(keys)}")
+    return value
+
+
+def _retrieval(value: Any) -> dict[str, Any]:
+    section = _section(value, RETRIEVAL_SECTION, RETRIEVAL_KEYS)
+    out: dict[str, Any] = {}
+    for key, item in section.items():
+        name = f"{RETRIEVAL_SECTION}.{key}"
+        if key == "min_chunks":
+            out[key] = _int(item, name, minimum=1)
+        else:  # min_score, weak_score: retrievers' scores are not always in [0, 1] (BM25, dot products)
+            out[key] = _number(item, name)
+    return out
+
+
+def _answering(value: Any) -> dict[str, Any]:
+    section = _section(value, ANSWERING_SECTION, ANSWERING_KEYS)
+    out: dict[str, Any] = {}
+    for key, item in section.items():
+        name = f"{ANSWERING_SECTION}.{key}"
+        if key == "prompt":
+            if item not in PROMPT_NAMES:
+                raise ValueError(f"{name} must be one of {', '.join(PROMPT_NAMES)}; got {item!r}")
+            out[key] = item
+        elif key == "on_unsupported":
+            if item not in ON_UNSUPPORTED:
+                raise ValueError(f"{name} must be one of {', '.join(ON_UNSUPPORTED)}; got {item!r}")
+            out[key] = item
+        elif key == "attribution_target":
+            number = _number(item, name)
+            if not 0.0 <= number <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1]; got {item!r}")
+            out[key] = number
+        else:  # max_extract_sentences
+            out[key] = _int(item, name, minimum=1)
     return out

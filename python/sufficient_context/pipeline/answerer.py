@@ -1,0 +1,394 @@
+"""GroundedAnswerer: the grounded answering pipeline around the three checks, as one library object."""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..assembly import (
+    CAVEAT,
+    DECLINE_TEMPLATE,
+    LOW_CONFIDENCE_BANNER,
+    NOT_IN_DOCUMENTATION_ANSWER,
+    PROMPTS,
+    format_context,
+    source_fields,
+)
+from ..checker import Level, SufficiencyResult, SufficientContextChecker
+from ..chunks import Chunk, ChunkLike, as_chunks
+from ..claims import AnswerCoverage, ClaimCoverage, ClaimResult
+from ..config import ON_UNSUPPORTED, ConfigSource, load_pipeline_config
+from ..gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate
+from .envelope import GroundedAnswer
+from .extractive import extractive_answer
+from .generators import Generator, as_generator
+
+__all__ = ["STRICT_INSTRUCTION", "GroundedAnswerer"]
+
+STRICT_INSTRUCTION = (
+    "\nYour previous answer contained sentences the context does not support:\n{sentences}\n"
+    "Answer again. Write only sentences the context states, each with its label; drop anything you cannot cite."
+)
+"""Appended to the system prompt for the one regeneration ``on_unsupported="regenerate"`` allows."""
+
+_MAX_DECLINE_ASPECTS = 2
+
+
+class GroundedAnswerer:
+    """Gate, check, prompt, generate, validate, cite and refuse, in one call.
+
+    Parameters
+    ----------
+    checker : SufficientContextChecker, optional
+        Is the context enough? Its policy flags drive the pipeline: ``enabled=False`` skips the check,
+        ``decline_insufficient`` declines on "insufficient" (else the answer goes ahead under the LOW CONFIDENCE
+        banner). Default: ``SufficientContextChecker(decline_insufficient=True)``.
+    gate : EvidenceSufficiencyGate, optional
+        Runs the retrieval gate (a disabled gate lets everything through and says what it would have done).
+    claims : ClaimCoverage, optional
+        Validates the generated answer sentence by sentence (default ``ClaimCoverage()``).
+    min_score, min_chunks, weak_score
+        The retrieval gate: no model call unless at least `min_chunks` chunks score >= `min_score`; the best score
+        under `weak_score` answers under the LOW CONFIDENCE banner. Chunks without a retrieval score (plain texts)
+        are gated on their count only.
+    prompt : str
+        ``"grounded"`` (:data:`~sufficient_context.GROUNDED_SYSTEM_PROMPT`), ``"legal"``
+        (:data:`~sufficient_context.LEGAL_SYSTEM_PROMPT`) or a template of your own with one ``{context}`` field.
+    on_unsupported : {"remove", "regenerate", "flag"}
+        What happens to generated sentences the chunks do not support: removed; one stricter regeneration, then
+        removed; or kept and listed in ``unsupported_sentences``.
+    attribution_target : float
+        ``meets_attribution_target`` is attribution_coverage >= this (the original design's 0.9).
+    max_extract_sentences : int
+        Sentences the built-in extractive answerer may use.
+    query_log : QueryLog, optional
+        Every call is recorded there (status, scores, attribution coverage, removed sentences, latency).
+    stats : optional
+        An object with ``record(SufficiencyResult)`` (``SufficiencyStats``) fed with every sufficiency result.
+
+    ``answer()`` never mutates the object: one answerer serves many threads (the log and stats are thread-safe).
+    """
+
+    def __init__(
+        self,
+        checker: SufficientContextChecker | None = None,
+        gate: EvidenceSufficiencyGate | None = None,
+        claims: ClaimCoverage | None = None,
+        *,
+        min_score: float = 0.20,
+        min_chunks: int = 2,
+        weak_score: float | None = None,
+        prompt: str = "grounded",
+        on_unsupported: str = "remove",
+        attribution_target: float = 0.9,
+        max_extract_sentences: int = 3,
+        query_log: Any = None,
+        stats: Any = None,
+    ) -> None:
+        for name, value, kind in (
+            ("checker", checker, SufficientContextChecker),
+            ("gate", gate, EvidenceSufficiencyGate),
+            ("claims", claims, ClaimCoverage),
+        ):
+            if value is not None and not isinstance(value, kind):
+                raise TypeError(f"{name} must be a {kind.__name__} or None; got {type(value).__name__}")
+        self.checker = checker if checker is not None else SufficientContextChecker(decline_insufficient=True)
+        self.gate = gate if gate is not None else EvidenceSufficiencyGate()
+        self.claims = claims if claims is not None else ClaimCoverage()
+        self.min_score = _finite(min_score, "min_score")
+        if isinstance(min_chunks, bool) or not isinstance(min_chunks, int) or min_chunks < 1:
+            raise ValueError(f"min_chunks must be an int >= 1; got {min_chunks!r}")
+        self.min_chunks = min_chunks
+        self.weak_score = None if weak_score is None else _finite(weak_score, "weak_score")
+        if not isinstance(prompt, str):
+            raise TypeError(f"prompt must be 'grounded', 'legal' or a template str; got {type(prompt).__name__}")
+        template = PROMPTS.get(prompt, prompt)
+        if "{context}" not in template:
+            raise ValueError(f"prompt must be one of {', '.join(PROMPTS)} or a template with a {{context}} field")
+        self.prompt = prompt
+        self._template = template
+        if on_unsupported not in ON_UNSUPPORTED:
+            raise ValueError(f"on_unsupported must be one of {', '.join(ON_UNSUPPORTED)}; got {on_unsupported!r}")
+        self.on_unsupported = on_unsupported
+        self.attribution_target = _finite(attribution_target, "attribution_target")
+        if not 0.0 <= self.attribution_target <= 1.0:
+            raise ValueError(f"attribution_target must be in [0, 1]; got {attribution_target!r}")
+        if isinstance(max_extract_sentences, bool) or not isinstance(max_extract_sentences, int):
+            raise TypeError(f"max_extract_sentences must be an int; got {type(max_extract_sentences).__name__}")
+        if max_extract_sentences < 1:
+            raise ValueError(f"max_extract_sentences must be >= 1; got {max_extract_sentences}")
+        self.max_extract_sentences = max_extract_sentences
+        self.query_log = query_log
+        self.stats = stats
+
+    @classmethod
+    def from_config(
+        cls,
+        source: ConfigSource,
+        embedding_model: Any = None,
+        *,
+        query_log: Any = None,
+        stats: Any = None,
+    ) -> GroundedAnswerer:
+        """An answerer from the ``sufficient_context:``, ``retrieval:`` and ``answering:`` sections of a YAML file
+        (needs PyYAML) or a mapping (see :func:`sufficient_context.config.load_pipeline_config`). Unknown keys raise
+        ValueError naming them and the keys that exist. ``decline_insufficient`` defaults to true here: a pipeline
+        declines on insufficient context unless told otherwise."""
+        config = load_pipeline_config(source)
+        checker_kwargs = dict(config["sufficient_context"])
+        checker_kwargs.setdefault("decline_insufficient", True)
+        checker = SufficientContextChecker(embedding_model, **checker_kwargs)
+        return cls(checker, **config["retrieval"], **config["answering"], query_log=query_log, stats=stats)
+
+    def __repr__(self) -> str:
+        return (
+            f"GroundedAnswerer(checker={self.checker!r}, gate={self.gate!r}, claims={self.claims!r}, "
+            f"min_score={self.min_score!r}, min_chunks={self.min_chunks!r}, weak_score={self.weak_score!r}, "
+            f"prompt={self.prompt!r}, on_unsupported={self.on_unsupported!r}, "
+            f"attribution_target={self.attribution_target!r})"
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The configuration travels; a query log (an open SQLite file) and stats stay with their process.
+        state = dict(self.__dict__)
+        state["query_log"] = None
+        state["stats"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    # -- the pipeline --------------------------------------------------------------------------------------------
+
+    def answer(self, query: str, chunks: Iterable[ChunkLike], generate: Any = None) -> GroundedAnswer:
+        """Answer `query` from `chunks` only, or decline; see the module docstring for the order of steps.
+
+        Parameters
+        ----------
+        query : str
+        chunks : sequence of chunks
+            Anything :func:`sufficient_context.as_chunks` accepts, in retrieval order, with scores when the
+            retriever gives them.
+        generate : optional
+            A callable ``(system_prompt, user_prompt) -> str``, a LangChain chat model (``.invoke``) or a
+            LlamaIndex LLM (``.complete``). None: the built-in extractive answerer (no model, no key).
+        """
+        started = time.perf_counter()
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a str; got {type(query).__name__}")
+        given = as_chunks(chunks, argument="chunks")
+        generator: Generator | None = None
+        kind = "extractive"
+        if generate is not None:
+            generator, kind = as_generator(generate)
+        checks: dict[str, Any] = {"retrieval_gate": True, "sufficiency": False, "claims": False, "generator": kind}
+
+        gating, evidence = self._gate(given)
+        if gating["outcome"] == "no_evidence":
+            checks["generator"] = "none"
+            return self._finish(started, query, given, "no_evidence", NO_EVIDENCE_MESSAGE, gating=gating, checks=checks)
+
+        labelled = [_relabel(chunk, f"S{i}") for i, chunk in enumerate(evidence, start=1)]
+        owners = {f"S{i}": chunk for i, chunk in enumerate(evidence, start=1)}
+        result: SufficiencyResult | None = None
+        banner = gating["outcome"] == "weak_evidence"
+        caveat = False
+        if self.checker.enabled:
+            checks["sufficiency"] = True
+            result = self.checker.check_sufficiency(query, labelled)
+            if self.stats is not None:
+                self.stats.record(result)
+            if result.level is Level.INSUFFICIENT:
+                if self.checker.decline_insufficient:
+                    checks["generator"] = "none"
+                    return self._finish(started, query, given, "insufficient_evidence", _decline(result),
+                                        gating=gating, sufficiency=result, checks=checks)  # fmt: skip
+                banner = True
+            elif result.level is Level.PARTIAL:
+                caveat = True
+
+        user = f"Question: {query}"
+        system = "" if generator is None else self._template.format(context=format_context(labelled))
+        draft = self._generate(generator, query, labelled, system, user)
+        checks["generator_calls"] = 1 if generator is not None else 0
+        checks["claims"] = True
+        report = self.claims.check_answer(draft, labelled)
+        if self.on_unsupported == "regenerate" and generator is not None and report.uncovered:
+            listed = "\n".join(f"- {claim.sentence}" for claim in report.uncovered)
+            draft = generator(system + STRICT_INSTRUCTION.format(sentences=listed), user)
+            checks["generator_calls"] = 2
+            report = self.claims.check_answer(draft, labelled)
+
+        supported = report.covered_count / report.claim_count if report.claim_count else 1.0
+        confidence = (result.score if result is not None else 1.0) * supported
+        if _is_refusal(draft):
+            return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
+                                gating=gating, sufficiency=result, checks=checks)  # fmt: skip
+        uncovered: tuple[str, ...] = tuple(c.sentence for c in report.uncovered)
+        kept: list[ClaimResult]
+        removed: tuple[str, ...]
+        unsupported: tuple[str, ...]
+        if self.on_unsupported == "flag":
+            final, kept, removed, unsupported = draft.strip(), list(report.claims), (), uncovered
+        else:
+            final, kept = _keep_covered(draft, report)
+            removed, unsupported = uncovered, ()
+        if not any(not c.is_meta for c in kept) or not final:
+            return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
+                                gating=gating, sufficiency=result, checks=checks,
+                                removed=removed)  # fmt: skip
+        claims_kept = [c for c in kept if not c.is_meta]
+        attributed = sum(any(cid in owners for cid in c.citations) for c in claims_kept)
+        attribution = attributed / len(claims_kept)
+        cited = list(dict.fromkeys(cid for c in kept for cid in c.citations if cid in owners))
+        status = "answered_with_caveat" if (banner or caveat) else "answered"
+        if caveat:
+            final = f"{final}\n\n{CAVEAT}"
+        return self._finish(started, query, given, status, final, gating=gating, sufficiency=result, checks=checks,
+                            removed=removed, unsupported=unsupported, cited=[(cid, owners[cid]) for cid in cited],
+                            attribution=attribution, confidence=confidence, banner=banner)  # fmt: skip
+
+    # -- steps ---------------------------------------------------------------------------------------------------
+
+    def _gate(self, chunks: list[Chunk]) -> tuple[dict[str, Any], list[Chunk]]:
+        """The retrieval gate's decision as a dict, and the chunks that go on (those reaching min_score)."""
+        settings = {"min_score": self.min_score, "min_chunks": self.min_chunks, "weak_score": self.weak_score}
+        if chunks and all(chunk.score is not None for chunk in chunks):
+            decision = self.gate.evaluate_retrieval(chunks, self.min_score, self.min_chunks, self.weak_score)
+            passing = set(decision.passing_chunks)
+            evidence = [c for c in chunks if str(c.id) in passing] if decision.gating_enabled else chunks
+            gating = {
+                "outcome": decision.outcome,
+                "message": decision.message,
+                "max_score": decision.max_score,
+                "passing_chunks": list(decision.passing_chunks),
+                "reason": decision.reason,
+                "chunk_count": decision.chunk_count,
+                "would_outcome": decision.would_outcome,
+                "gating_enabled": decision.gating_enabled,
+                **settings,
+            }
+            return gating, evidence
+        # Unscored chunks (plain texts, a keyword retriever): only their count can be gated.
+        enough = len(chunks) >= self.min_chunks
+        gating = {
+            "outcome": "normal" if enough or not self.gate.is_enabled() else "no_evidence",
+            "message": "" if enough or not self.gate.is_enabled() else NO_EVIDENCE_MESSAGE,
+            "max_score": None,
+            "passing_chunks": [str(c.id) for c in chunks],
+            "reason": f"{len(chunks)} chunk(s) without retrieval scores; min_chunks {self.min_chunks} applied",
+            **settings,
+        }
+        return gating, chunks
+
+    def _generate(
+        self, generator: Generator | None, query: str, labelled: Sequence[Chunk], system: str, user: str
+    ) -> str:
+        if generator is None:
+            return extractive_answer(query, labelled, self.max_extract_sentences)
+        return generator(system, user)
+
+    def _finish(
+        self,
+        started: float,
+        query: str,
+        given: list[Chunk],
+        status: str,
+        answer: str,
+        *,
+        gating: dict[str, Any],
+        checks: dict[str, Any],
+        sufficiency: SufficiencyResult | None = None,
+        removed: tuple[str, ...] = (),
+        unsupported: tuple[str, ...] = (),
+        cited: Sequence[tuple[str, Chunk]] = (),
+        attribution: float | None = None,
+        confidence: float = 0.0,
+        banner: bool = False,
+    ) -> GroundedAnswer:
+        sources = tuple({**source_fields(chunk), "label": label} for label, chunk in cited)
+        lines = []
+        for source in sources:
+            parts = [str(source["document"] or source["id"])]
+            section = source["section"]
+            if section:  # a bare section number reads as one: "Section 420"
+                parts.append(f"Section {section}" if section[0].isdigit() else section)
+            if source["page"]:
+                parts.append(f"p. {source['page']}")
+            score = "" if source["score"] is None else f" (score: {source['score']:.2f})"
+            lines.append(f"- [{source['label']}] {', '.join(parts)}{score}")
+        text = f"{LOW_CONFIDENCE_BANNER if banner else 'Answer:'}\n{answer}"
+        if lines:
+            text += "\n\nSources:\n" + "\n".join(lines)
+        envelope = GroundedAnswer(
+            status=status,
+            query=query,
+            answer=answer,
+            text=text,
+            sources=sources,
+            evidence_ids=tuple(str(source["id"]) for source in sources),
+            sufficiency=None if sufficiency is None else _sufficiency_dict(sufficiency),
+            gating=gating,
+            attribution_coverage=attribution,
+            meets_attribution_target=None if attribution is None else attribution >= self.attribution_target,
+            removed_sentences=removed,
+            unsupported_sentences=unsupported,
+            confidence=round(confidence, 6),
+            checks=checks,
+            elapsed_ms=(time.perf_counter() - started) * 1000.0,
+        )
+        if self.query_log is not None:
+            self.query_log.record(query, [{"id": str(c.id), "score": c.score} for c in given], envelope)
+        return envelope
+
+
+# -- helpers -----------------------------------------------------------------------------------------------------------
+
+
+def _relabel(chunk: Chunk, label: str) -> Chunk:
+    """The chunk under a short label: a shallow copy with only its id changed (it was validated when built)."""
+    clone = copy.copy(chunk)
+    object.__setattr__(clone, "id", label)
+    return clone
+
+
+def _finite(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {value!r}")
+    return float(value)
+
+
+def _decline(result: SufficiencyResult) -> str:
+    aspects = [a.rstrip(".") for a in result.missing_aspects[:_MAX_DECLINE_ASPECTS]]
+    return DECLINE_TEMPLATE.format(missing=", ".join(aspects) if aspects else "the information the question asks for")
+
+
+def _sufficiency_dict(result: SufficiencyResult) -> dict[str, Any]:
+    return {
+        "score": result.score,
+        "level": result.level.value,
+        "factors": list(result.confidence_factors),
+        "missing": list(result.missing_aspects),
+    }
+
+
+def _is_refusal(answer: str) -> bool:
+    return answer.strip().strip('"').startswith(NOT_IN_DOCUMENTATION_ANSWER)
+
+
+def _keep_covered(answer: str, report: AnswerCoverage) -> tuple[str, list[ClaimResult]]:
+    """The answer without its uncovered sentences (the whitespace before each kept one kept), and the kept claims."""
+    parts: list[str] = []
+    kept: list[ClaimResult] = []
+    previous_end = 0
+    for claim in report.claims:
+        if claim.is_covered:
+            if parts:
+                parts.append(answer[previous_end : claim.start])
+            parts.append(claim.sentence)
+            kept.append(claim)
+        previous_end = claim.end
+    return "".join(parts).strip(), kept

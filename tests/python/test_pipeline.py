@@ -1,0 +1,291 @@
+"""GroundedAnswerer: the pipeline's behaviours from the original designs, each against the real checks."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import string
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sufficient_context as sc
+from sufficient_context._samples import SAMPLE_CHUNKS, SAMPLE_QUERY, SAMPLE_UNANSWERED_QUERY
+from sufficient_context.pipeline import STATUSES, as_generator, extractive_answer
+
+SCORED = [dict(chunk, score=score) for chunk, score in zip(SAMPLE_CHUNKS, (0.83, 0.61, 0.22))]
+PARTIAL_QUERY = "How is cheating defined and punished?"
+GOOD = "Cheating under Section 420 is punishable with imprisonment of up to seven years and a fine [S1]."
+
+
+class Recorder:
+    """A generator that returns a scripted answer and remembers what it was asked."""
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = list(answers)
+        self.calls: list[tuple[str, str]] = []
+
+    def __call__(self, system: str, user: str) -> str:
+        self.calls.append((system, user))
+        return self.answers[min(len(self.calls), len(self.answers)) - 1]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Gate, check, decline
+# ---------------------------------------------------------------------------------------------------------------------
+def test_no_evidence_never_calls_the_generator() -> None:
+    llm = Recorder(GOOD)
+    answerer = sc.GroundedAnswerer()
+    for chunks in ([dict(c, score=0.1) for c in SCORED], SCORED[:1], []):  # under min_score; under min_chunks; none
+        result = answerer.answer(SAMPLE_QUERY, chunks, llm)
+        assert result.status == "no_evidence"
+        assert result.answer == "No supporting documentation found in indexed sources."
+        assert result.refused
+        assert result.sufficiency is None
+        assert result.checks["generator"] == "none"
+    assert llm.calls == []
+    assert answerer.answer(SAMPLE_QUERY, SCORED[:1], llm).gating["min_chunks"] == 2
+
+
+def test_insufficient_context_declines_naming_two_missing_aspects() -> None:
+    llm = Recorder(GOOD)
+    query = "How long is the imprisonment for cheating and is it bailable?"
+    result = sc.GroundedAnswerer().answer(query, SCORED, llm)
+    assert result.status == "insufficient_evidence"
+    assert result.answer == (
+        "I don't have sufficient information to answer this question accurately. Missing: Query term 'long' not "
+        "found in context, Query term 'bailable' not found in context. Could you provide more context or rephrase?"
+    )
+    assert result.sufficiency is not None
+    assert result.sufficiency["level"] == "insufficient"
+    assert llm.calls == []
+
+
+def test_insufficient_context_without_decline_answers_under_the_low_confidence_banner() -> None:
+    checker = sc.SufficientContextChecker(decline_insufficient=False)
+    result = sc.GroundedAnswerer(checker).answer(SAMPLE_UNANSWERED_QUERY, SCORED)
+    assert result.status == "answered_with_caveat"
+    assert result.text.startswith(sc.LOW_CONFIDENCE_BANNER + "\n")
+    assert result.sufficiency is not None
+    assert result.sufficiency["level"] == "insufficient"
+
+
+def test_partial_context_ends_with_the_caveat() -> None:
+    result = sc.GroundedAnswerer().answer(PARTIAL_QUERY, SCORED)
+    assert result.status == "answered_with_caveat"
+    assert result.sufficiency is not None
+    assert result.sufficiency["level"] == "partial"
+    assert result.answer.endswith("\n\n*Note: This response is based on limited available information.*")
+
+
+def test_disabled_check_is_skipped_and_the_envelope_says_so() -> None:
+    checker = sc.SufficientContextChecker(enabled=False, decline_insufficient=True)
+    result = sc.GroundedAnswerer(checker).answer(SAMPLE_UNANSWERED_QUERY, SCORED, Recorder(GOOD))
+    assert result.checks["sufficiency"] is False
+    assert result.sufficiency is None
+    assert result.status == "answered"
+
+
+def test_weak_retrieval_answers_under_the_banner() -> None:
+    result = sc.GroundedAnswerer(weak_score=0.9).answer(SAMPLE_QUERY, SCORED)
+    assert result.gating["outcome"] == "weak_evidence"
+    assert result.status == "answered_with_caveat"
+    assert result.text.startswith(sc.LOW_CONFIDENCE_BANNER)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Generation, validation, citations
+# ---------------------------------------------------------------------------------------------------------------------
+def test_extractive_answerer_runs_the_pipeline_with_no_model() -> None:
+    result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED)
+    assert result.status == "answered"
+    assert result.checks["generator"] == "extractive"
+    assert result.removed_sentences == ()
+    assert result.attribution_coverage == 1.0
+    assert result.meets_attribution_target is True
+    assert result.evidence_ids[0] == "IPC_420_0"
+    assert "seven years" in result.answer
+    assert "[S1]" in result.answer
+    assert extractive_answer("zebras", sc.as_chunks(SAMPLE_CHUNKS)) == sc.NOT_IN_DOCUMENTATION_ANSWER
+
+
+def test_unsupported_sentences_are_removed_regenerated_or_flagged() -> None:
+    draft = f"{GOOD} The offence is always bailable [S1]. The moon is made of cheese."
+    removed = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder(draft))
+    assert removed.answer == GOOD
+    assert removed.removed_sentences == ("The offence is always bailable [S1].", "The moon is made of cheese.")
+    assert removed.attribution_coverage == 1.0
+
+    llm = Recorder(draft, GOOD)
+    regenerated = sc.GroundedAnswerer(on_unsupported="regenerate").answer(SAMPLE_QUERY, SCORED, llm)
+    assert len(llm.calls) == 2
+    assert "- The moon is made of cheese." in llm.calls[1][0]  # the stricter instruction lists them
+    assert regenerated.answer == GOOD
+    assert regenerated.checks["generator_calls"] == 2
+
+    flagged = sc.GroundedAnswerer(on_unsupported="flag").answer(SAMPLE_QUERY, SCORED, Recorder(draft))
+    assert flagged.answer == draft
+    assert flagged.unsupported_sentences == removed.removed_sentences
+    assert flagged.attribution_coverage == pytest.approx(2 / 3)
+    assert flagged.meets_attribution_target is False
+
+    nothing = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder("The moon is made of cheese [S1]."))
+    assert nothing.status == "insufficient_evidence"
+    assert nothing.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+
+
+def test_short_labels_reach_the_model_and_map_back_to_the_chunks_ids() -> None:
+    uuids = ["9f1c2d3e-0000-4a5b-8c7d-1234567890ab", "0b9e8d7c-1111-4f6e-9d8c-abcdef012345"]
+    chunks = [dict(c, id=u) for c, u in zip(SCORED, uuids)]
+    llm = Recorder("Section 415 defines cheating [S2]. " + GOOD)
+    result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, chunks, llm)
+    system, user = llm.calls[0]
+    assert "[S1]" in system
+    assert "[S2]" in system
+    assert all(u not in system and u not in user for u in uuids)
+    assert user == f"Question: {SAMPLE_QUERY}"
+    assert result.evidence_ids == (uuids[1], uuids[0])
+    assert [(s["label"], s["id"]) for s in result.sources] == [("S2", uuids[1]), ("S1", uuids[0])]
+
+
+def test_framework_metadata_reaches_the_sources_list() -> None:
+    class Document:  # LangChain's shape
+        def __init__(self, page_content: str, metadata: dict[str, Any]) -> None:
+            self.page_content, self.metadata = page_content, metadata
+
+    chunks = [
+        Document(SAMPLE_CHUNKS[0]["content"], {"source": "/docs/ipc.pdf", "page": 112}),  # type: ignore[arg-type]
+        {"content": SAMPLE_CHUNKS[1]["content"], "metadata": {"file_name": "ipc_415.txt", "page_label": "110"}},
+    ]
+    result = sc.GroundedAnswerer().answer("What is cheating?", chunks)
+    by_label = {s["label"]: s for s in result.sources}
+    assert by_label["S2"]["document"] == "ipc_415.txt"
+    assert by_label["S2"]["page"] == "110"
+    assert "- [S2] ipc_415.txt, p. 110" in result.text
+    if "S1" in by_label:
+        assert (by_label["S1"]["document"], by_label["S1"]["page"]) == ("ipc.pdf", "112")
+
+
+def test_generators_by_duck_typing() -> None:
+    @dataclass
+    class Message:
+        content: str
+
+    class ChatModel:  # LangChain: .invoke(messages) -> AIMessage
+        def invoke(self, messages: list[tuple[str, str]]) -> Message:
+            assert [role for role, _ in messages] == ["system", "human"]
+            return Message(GOOD)
+
+    @dataclass
+    class Completion:
+        text: str
+
+    class LLM:  # LlamaIndex: .complete(prompt) -> CompletionResponse
+        def complete(self, prompt: str) -> Completion:
+            assert "Question:" in prompt
+            return Completion(GOOD)
+
+    for generate, kind in ((ChatModel(), "langchain"), (LLM(), "llamaindex"), (Recorder(GOOD), "callable")):
+        result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, generate)
+        assert result.checks["generator"] == kind
+        assert result.answer == GOOD
+    with pytest.raises(TypeError, match="generate must be"):
+        as_generator(42)
+    with pytest.raises(TypeError, match="must return a str"):
+        sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, lambda system, user: 7)
+
+
+def test_the_model_saying_the_documentation_lacks_it_is_a_refusal() -> None:
+    result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder(f'"{sc.NOT_IN_DOCUMENTATION_ANSWER}"'))
+    assert result.status == "insufficient_evidence"
+    assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Prompts, configuration, envelope, log
+# ---------------------------------------------------------------------------------------------------------------------
+def test_prompts_are_public_and_selectable() -> None:
+    assert "Do not infer or guess missing steps" in sc.GROUNDED_SYSTEM_PROMPT
+    assert "direct quotes or close paraphrases" in sc.LEGAL_SYSTEM_PROMPT
+    for template in (sc.GROUNDED_SYSTEM_PROMPT, sc.LEGAL_SYSTEM_PROMPT):
+        assert [f for _, f, _, _ in string.Formatter().parse(template) if f is not None] == ["context"]
+    llm = Recorder(GOOD)
+    sc.GroundedAnswerer.from_config({"answering": {"prompt": "legal"}}).answer(SAMPLE_QUERY, SCORED, llm)
+    assert llm.calls[0][0].startswith("You answer questions about legal and regulatory text")
+    with pytest.raises(ValueError, match="prompt must be one of"):
+        sc.GroundedAnswerer(prompt="no placeholder")
+
+
+def test_from_config_reads_retrieval_and_answering_and_names_unknown_keys() -> None:
+    answerer = sc.GroundedAnswerer.from_config(
+        {
+            "sufficient_context": {"thresholds": {"sufficient": 0.7, "partial": 0.4}},
+            "retrieval": {"min_score": 0.5, "min_chunks": 1, "weak_score": 0.7},
+            "answering": {"on_unsupported": "flag", "attribution_target": 0.8},
+            "server": {"port": 8080},  # another tool's section is left alone
+        }
+    )
+    assert (answerer.min_score, answerer.min_chunks, answerer.weak_score) == (0.5, 1, 0.7)
+    assert answerer.on_unsupported == "flag"
+    assert answerer.checker.thresholds == (0.7, 0.4)
+    assert answerer.checker.decline_insufficient is True  # a pipeline declines unless told otherwise
+    assert answerer.answer(SAMPLE_QUERY, SCORED).gating["passing_chunks"] == ["IPC_420_0", "IPC_415_0"]
+    with pytest.raises(ValueError, match=r"unknown key 'retrieval.min_scor'; expected one of min_score, min_chunks"):
+        sc.GroundedAnswerer.from_config({"retrieval": {"min_scor": 0.3}})
+    with pytest.raises(ValueError, match="did you mean 'retrieval'"):
+        sc.GroundedAnswerer.from_config({"retreival": {"min_score": 0.3}})
+    with pytest.raises(ValueError, match=r"answering\.on_unsupported must be one of remove, regenerate, flag"):
+        sc.GroundedAnswerer.from_config({"answering": {"on_unsupported": "ignore"}})
+    with pytest.raises(ValueError, match="min_chunks must be an integer >= 1"):
+        sc.GroundedAnswerer.from_config({"retrieval": {"min_chunks": 0}})
+
+
+def test_envelope_serialises_and_renders() -> None:
+    result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED)
+    data = json.loads(result.to_json())
+    assert data["status"] in STATUSES
+    assert data == result.to_dict()
+    assert set(data) >= {
+        "status", "answer", "text", "sources", "evidence_ids", "sufficiency", "gating", "attribution_coverage",
+        "removed_sentences", "confidence",
+    }  # fmt: skip
+    assert set(data["sufficiency"]) == {"score", "level", "factors", "missing"}
+    assert set(data["sources"][0]) == {"id", "label", "document", "section", "page", "score"}
+    assert 0.0 < data["confidence"] <= 1.0
+    page = result._repr_html_()
+    assert 'data-status="answered"' in page
+    assert "ipc.pdf" in page
+    assert pickle.loads(pickle.dumps(sc.GroundedAnswerer())).min_score == 0.2
+
+
+def test_bad_input_is_named() -> None:
+    answerer = sc.GroundedAnswerer()
+    with pytest.raises(TypeError, match="query must be a str"):
+        answerer.answer(None, SCORED)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="chunks"):
+        answerer.answer(SAMPLE_QUERY, [{"id": "a", "content": "x", "score": float("nan")}])
+    with pytest.raises(ValueError, match="min_score must be a finite number"):
+        sc.GroundedAnswerer(min_score=float("nan"))
+    with pytest.raises(ValueError, match="on_unsupported"):
+        sc.GroundedAnswerer(on_unsupported="drop")
+    with pytest.raises(TypeError, match="checker must be a SufficientContextChecker"):
+        sc.GroundedAnswerer(checker="strict")  # type: ignore[arg-type]
+
+
+def test_unicode_and_one_chunk() -> None:
+    chunks = [{"id": "D1", "content": "Der Bürgermeister von München wird für sechs Jahre gewählt.", "score": 0.9}]
+    result = sc.GroundedAnswerer(min_chunks=1).answer("Für wie viele Jahre wird der Bürgermeister gewählt?", chunks)
+    assert result.status in STATUSES
+    assert json.loads(result.to_json())["query"].startswith("Für")
+
+
+def test_the_example_answers_one_caveats_one_and_declines_one() -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "grounded_answers.py"
+    done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, check=True)
+    statuses = [line.split("]")[0][1:] for line in done.stdout.splitlines() if line.startswith("[")]
+    assert statuses == ["answered", "answered_with_caveat", "insufficient_evidence"]
+    assert "- [S1] ipc.pdf, Section 420, p. 112 (score: 0.83)" in done.stdout
