@@ -51,8 +51,8 @@ case "$mode" in
     echo "== Python: same wheel plus test extras"
     $VPY -m pip install -q --disable-pip-version-check --force-reinstall --no-deps dist/*.whl
     $VPY -m pip install -q --disable-pip-version-check "$(ls dist/*.whl)[test]"
-    .venv/bin/ruff check python tests benchmarks
-    .venv/bin/ruff format --check python tests benchmarks
+    .venv/bin/ruff check python tests benchmarks examples
+    .venv/bin/ruff format --check python tests benchmarks examples
     $VPY -m mypy
     find src bindings tests/cpp -name '*.[ch]pp' -print0 | xargs -0 clang-format --dry-run --Werror
     $VPY -m pytest -q
