@@ -36,9 +36,7 @@ from sufficient_context.pipeline import extractive_answer
 def workload(n: int) -> list[tuple[str, list[dict[str, object]]]]:
     lines = (DATASETS / "hotpot" / "hotpot-sufficiency.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()][:n]
-    return [
-        (r["query"], [dict(c, score=round(0.9 - 0.1 * i, 2)) for i, c in enumerate(r["contexts"])]) for r in rows
-    ]
+    return [(r["query"], [dict(c, score=round(0.9 - 0.1 * i, 2)) for i, c in enumerate(r["contexts"])]) for r in rows]
 
 
 def best_of(call: Callable[[], object], repeat: int = 5) -> tuple[float, float]:
