@@ -289,3 +289,20 @@ def test_the_example_answers_one_caveats_one_and_declines_one() -> None:
     statuses = [line.split("]")[0][1:] for line in done.stdout.splitlines() if line.startswith("[")]
     assert statuses == ["answered", "answered_with_caveat", "insufficient_evidence"]
     assert "- [S1] ipc.pdf, Section 420, p. 112 (score: 0.83)" in done.stdout
+
+
+def test_every_answer_is_logged_with_its_status_scores_and_removed_sentences(tmp_path: Path) -> None:
+    draft = f"{GOOD} The moon is made of cheese."
+    with sc.QueryLog(tmp_path / "log.db") as log:
+        answerer = sc.GroundedAnswerer(query_log=log)
+        answered = answerer.answer(SAMPLE_QUERY, SCORED, Recorder(draft))
+        answerer.answer(SAMPLE_QUERY, SCORED[:1], Recorder(draft))
+        rows = log.rows()
+        log.feedback(rows[0]["id"], True)
+        report = log.report()
+    assert [row["decision"] for row in rows] == ["answered", "no_evidence"]
+    assert rows[0]["chunks"] == [{"id": c["id"], "score": c["score"]} for c in SCORED]
+    assert rows[0]["removed_sentences"] == ["The moon is made of cheese."]
+    assert rows[0]["attribution_coverage"] == 1.0
+    assert rows[0]["score"] == answered.confidence
+    assert (report["answered"], report["refused"], report["feedback"]["accuracy"]) == (1, 1, 1.0)

@@ -8,11 +8,13 @@ import shutil
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import sufficient_context as sc
 from sufficient_context.gate import evaluate_retrieval
 from sufficient_context.querylog import QueryLog, QueryLogError
 
@@ -51,7 +53,10 @@ def test_record_and_read_back(tmp_path: Path) -> None:
     try:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         columns = [row[1] for row in conn.execute("PRAGMA table_info(query_log)")]
-        assert columns == ["id", "question", "chunks", "decision", "score", "answer", "timestamp"]
+        assert columns == [
+            "id", "question", "chunks", "decision", "score", "answer", "timestamp", "attribution_coverage",
+            "removed_sentences", "latency_ms", "feedback_correct", "feedback_note", "feedback_at",
+        ]  # fmt: skip
         stored = conn.execute("SELECT chunks FROM query_log WHERE id = 1").fetchone()[0]
         assert json.loads(stored)[0] == {"id": "IPC_302", "score": 0.83}
     finally:
@@ -126,7 +131,7 @@ def test_bad_records_raise_and_write_nothing(tmp_path: Path) -> None:
         with pytest.raises(TypeError, match="answer must be a str or None"):
             log.record("q", [], "normal", answer=3)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match=r"chunks\[0\] has no 'content'"):
-            log.record("q", [{"id": "x"}], "normal")
+            log.record("q", [{"score": 0.5}], "normal")  # neither an id + score nor a chunk
         with pytest.raises(ValueError, match=r"chunks\['A'\] must be finite"):
             log.record("q", {"A": float("inf")}, "normal")
         assert len(log) == 0
@@ -294,3 +299,127 @@ def test_bad_arguments() -> None:
         QueryLog(":memory:", timeout=-1)
     with pytest.raises(TypeError, match="timeout must be a finite number"):
         QueryLog(":memory:", timeout=float("inf"))
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Decision objects, id + score chunks, feedback, report, migration
+# ---------------------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Envelope:
+    """The attributes QueryLog reads from a pipeline envelope (GroundedAnswer)."""
+
+    status: str
+    confidence: float
+    answer: str
+    attribution_coverage: float | None
+    removed_sentences: tuple[str, ...]
+    elapsed_ms: float
+
+
+def test_record_accepts_envelopes_results_and_coverage(tmp_path: Path) -> None:
+    chunks = [{"id": "IPC_420_0", "content": "Whoever cheats shall be punished.", "score": 0.8}]
+    result = sc.SufficientContextChecker().check_sufficiency("punishment for cheating", chunks)
+    coverage = sc.ClaimCoverage().check_answer("Whoever cheats shall be punished [IPC_420_0].", chunks)
+    envelope = Envelope("answered", 0.75, "Yes [S1].", 0.5, ("The moon is cheese.",), 12.5)
+    real = sc.GroundedAnswerer(min_chunks=1).answer("punishment for cheating", chunks)
+    with QueryLog(tmp_path / "log.db") as log:
+        log.record("q1", chunks, envelope)
+        log.record("q2", chunks, result)
+        log.record("q3", chunks, coverage)
+        log.record("q4", chunks, real)
+        log.record("q5", [], "refused", attribution_coverage=1.0, removed_sentences=["x"], latency_ms=3.0)
+        rows = log.rows()
+    assert rows[0]["decision"] == "answered"
+    assert (rows[0]["score"], rows[0]["answer"], rows[0]["attribution_coverage"]) == (0.75, "Yes [S1].", 0.5)
+    assert (rows[0]["removed_sentences"], rows[0]["latency_ms"]) == (["The moon is cheese."], 12.5)
+    assert (rows[1]["decision"], rows[1]["score"]) == (result.level.value, result.score)
+    assert (rows[2]["decision"], rows[2]["score"], rows[2]["attribution_coverage"]) == ("grounded", 1.0, 1.0)
+    assert rows[3]["decision"] == real.status
+    assert rows[3]["latency_ms"] == pytest.approx(real.elapsed_ms)
+    assert (rows[4]["removed_sentences"], rows[4]["latency_ms"]) == (["x"], 3.0)
+
+
+def test_chunks_given_as_id_and_score_only(tmp_path: Path) -> None:
+    @dataclass
+    class Ref:
+        id: str
+        score: float
+
+    with QueryLog(tmp_path / "log.db") as log:
+        log.record("a", [{"id": "x", "score": 0.8}, {"id": "y"}], "normal")
+        log.record("b", [("x", 0.5), ("y", None)], "normal")
+        log.record("c", [Ref("x", 0.25)], "normal")
+        stored = [row["chunks"] for row in log.rows()]
+        with pytest.raises(ValueError, match=r"chunks\[1\]\.score must be finite"):
+            log.record("d", [{"id": "x", "score": 0.1}, {"id": "y", "score": float("nan")}], "normal")
+        assert len(log) == 3
+    assert stored == [
+        [{"id": "x", "score": 0.8}, {"id": "y", "score": None}],
+        [{"id": "x", "score": 0.5}, {"id": "y", "score": None}],
+        [{"id": "x", "score": 0.25}],
+    ]
+
+
+def test_feedback_and_report(tmp_path: Path) -> None:
+    with QueryLog(tmp_path / "log.db") as log:
+        a = log.record("slow one", [], "answered", score=0.9, attribution_coverage=1.0, latency_ms=50.0)
+        b = log.record("weak one", [], "answered_with_caveat", score=0.2, attribution_coverage=0.5, latency_ms=5.0)
+        c = log.record("refused", [], "no_evidence", score=0.0, latency_ms=1.0)
+        log.record("other", [], "custom")
+        log.feedback(a, True)
+        log.feedback(b, True, note="fine")
+        log.feedback(b, False, note="wrong after all")  # the last verdict wins
+        log.feedback(c, True)
+        with pytest.raises(KeyError, match="row_id 99"):
+            log.feedback(99, True)
+        with pytest.raises(TypeError, match="correct must be a bool"):
+            log.feedback(a, 1)  # type: ignore[arg-type]
+        report = log.report(slowest=2)
+        rows = log.rows()
+    assert rows[1]["feedback_correct"] is False
+    assert rows[1]["feedback_note"] == "wrong after all"
+    assert rows[3]["feedback_correct"] is None
+    assert report["total"] == 4
+    assert (report["answered"], report["refused"]) == (2, 1)
+    assert report["mean_attribution_coverage"] == 0.75
+    assert report["feedback"] == {"count": 3, "correct": 2, "accuracy": 2 / 3}
+    assert [r["question"] for r in report["slowest"]] == ["slow one", "weak one"]
+    assert [r["question"] for r in report["weakest"]] == ["refused", "weak one"]
+    assert json.loads(json.dumps(report)) == report
+
+
+def test_bad_extra_values_are_named(tmp_path: Path) -> None:
+    with QueryLog(tmp_path / "log.db") as log:
+        with pytest.raises(ValueError, match=r"attribution_coverage must be in \[0, 1\]"):
+            log.record("q", [], "normal", attribution_coverage=1.5)
+        with pytest.raises(ValueError, match="attribution_coverage must be finite"):
+            log.record("q", [], "normal", attribution_coverage=float("nan"))
+        with pytest.raises(ValueError, match="latency_ms must be >= 0"):
+            log.record("q", [], "normal", latency_ms=-1.0)
+        with pytest.raises(TypeError, match=r"removed_sentences\[1\] must be a str"):
+            log.record("q", [], "normal", removed_sentences=["a", 2])  # type: ignore[list-item]
+        with pytest.raises(TypeError, match="decision must be"):
+            log.record("q", [], object())
+        assert len(log) == 0
+
+
+def test_a_log_from_the_first_release_gains_the_new_columns(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE TABLE query_log (id INTEGER PRIMARY KEY AUTOINCREMENT, question TEXT NOT NULL, chunks TEXT NOT "
+            "NULL, decision TEXT NOT NULL, score REAL, answer TEXT, timestamp TEXT NOT NULL)"
+        )
+        conn.execute(
+            "INSERT INTO query_log (question, chunks, decision, score, answer, timestamp) "
+            "VALUES ('old', '[]', 'normal', 0.5, NULL, '2026-01-01T00:00:00+00:00')"
+        )
+    conn.close()
+    with QueryLog(path) as log:
+        row_id = log.record("new", [], "answered", latency_ms=2.0)
+        log.feedback(1, True)
+        rows = log.rows()
+    assert [r["question"] for r in rows] == ["old", "new"]
+    assert rows[0]["feedback_correct"] is True
+    assert rows[1]["id"] == row_id
+    assert rows[1]["latency_ms"] == 2.0
