@@ -31,7 +31,7 @@ from .gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate, RetrievalDecisio
 from .pipeline import GroundedAnswer, GroundedAnswerer
 from .query_types import EvidenceSufficiency, QueryTypeRules, classify_query, is_evidence_sufficient
 from .querylog import QueryLog, QueryLogError
-from .stats import EvidenceGatingStats
+from .stats import EvidenceGatingStats, SufficiencyStats
 from .term_statistics import TermStatistics
 from .text import STOPWORDS
 
@@ -62,6 +62,7 @@ __all__ = [
     "QueryTypeRules",
     "RetrievalDecision",
     "SufficiencyResult",
+    "SufficiencyStats",
     "SufficientContextChecker",
     "TermStatistics",
     "__version__",

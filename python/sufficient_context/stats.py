@@ -1,4 +1,4 @@
-"""Thread-safe statistics of gate decisions, with a Prometheus text exposition for a gateway's /metrics."""
+"""Thread-safe statistics of gate decisions and sufficiency checks, exposed through prometheus_client for /metrics."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ import operator
 import re
 import threading
 from collections import deque
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
 
-__all__ = ["LATENCY_BUCKETS_SECONDS", "LEVELS", "EvidenceGatingStats"]
+__all__ = ["LATENCY_BUCKETS_SECONDS", "LEVELS", "EvidenceGatingStats", "SufficiencyStats"]
 
 LEVELS = ("sufficient", "partial", "insufficient")
 # Histogram upper bounds in seconds (Prometheus convention); a gate check is sub-millisecond, a full request is not.
@@ -33,12 +34,39 @@ def _level_name(level: Any) -> str:
     return str(name)
 
 
-def _sample(value: float) -> str:
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    return repr(float(value))
+def _check_namespace(namespace: Any) -> None:
+    if not isinstance(namespace, str) or not _METRIC_NAME.fullmatch(namespace):
+        raise ValueError(f"namespace must be a Prometheus metric name prefix; got {namespace!r}")
+
+
+def _prometheus_core() -> Any:
+    """prometheus_client.core, imported on first use (the ``metrics`` extra)."""
+    try:
+        from prometheus_client import core
+    except ImportError:
+        raise ImportError(
+            "Prometheus exposition needs prometheus_client: pip install 'sufficient-context[metrics]'"
+        ) from None
+    return core
+
+
+class _Collector:
+    """A prometheus_client custom collector: yields the families its callback builds at each scrape."""
+
+    def __init__(self, families: Callable[[], list[Any]]) -> None:
+        self._families = families
+
+    def collect(self) -> Iterator[Any]:
+        yield from self._families()
+
+
+def _exposition(collector: _Collector) -> str:
+    _prometheus_core()  # the clear ImportError first
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(collector)
+    return generate_latest(registry).decode("utf-8")
 
 
 class EvidenceGatingStats:
@@ -163,12 +191,24 @@ class EvidenceGatingStats:
             self._reset_unlocked()
 
     def to_prometheus(self, namespace: str = "sufficient_context") -> str:
-        """Prometheus text exposition (format 0.0.4) of the statistics, for a gateway's /metrics endpoint.
+        """Prometheus text exposition (format 0.0.4, written by ``prometheus_client``) for a gateway's /metrics.
 
-        Serve it with content type ``text/plain; version=0.0.4; charset=utf-8``.
+        Serve it with content type ``text/plain; version=0.0.4; charset=utf-8``, or register :meth:`collector` in
+        your own ``CollectorRegistry``. Needs the ``metrics`` extra (``prometheus_client``).
         """
-        if not isinstance(namespace, str) or not _METRIC_NAME.fullmatch(namespace):
-            raise ValueError(f"namespace must be a Prometheus metric name prefix; got {namespace!r}")
+        return _exposition(self.collector(namespace))
+
+    def collector(self, namespace: str = "sufficient_context") -> Any:
+        """A ``prometheus_client`` collector reading these statistics at each scrape:
+        ``registry.register(stats.collector())``. Metrics: ``<ns>_gate_evaluations_total``, ``_gate_passed_total``,
+        ``_gate_failed_total`` (counters), ``_gate_pass_rate``, ``_gate_avg_max_attention``,
+        ``_gate_min_max_attention``, ``_gate_max_max_attention`` (gauges), ``_sufficiency_level_total{level}`` and
+        the ``_latency_seconds`` histogram."""
+        _check_namespace(namespace)
+        return _Collector(lambda: self._families(namespace))
+
+    def _families(self, namespace: str) -> list[Any]:
+        core = _prometheus_core()
         with self._lock:
             total, passed = self._total, self._passed
             avg = self._sum_attention / total if total else 0.0
@@ -177,35 +217,45 @@ class EvidenceGatingStats:
             levels = dict(self._levels)
             buckets = list(self._latency_buckets)
             latency_count, latency_sum = self._latency_count, self._latency_sum
-        lines: list[str] = []
-
-        def metric(name: str, kind: str, help_text: str, samples: list[tuple[str, str, float]]) -> None:
-            full = f"{namespace}_{name}"
-            lines.append(f"# HELP {full} {help_text}")
-            lines.append(f"# TYPE {full} {kind}")
-            for suffix, labels, value in samples:
-                lines.append(f"{full}{suffix}{labels} {_sample(value) if isinstance(value, float) else value}")
-
-        metric("gate_evaluations_total", "counter", "Evidence-gate evaluations recorded.", [("", "", total)])
-        metric("gate_passed_total", "counter", "Evaluations that passed the evidence gate.", [("", "", passed)])
-        metric("gate_failed_total", "counter", "Evaluations refused for insufficient evidence.",
-               [("", "", total - passed)])  # fmt: skip
-        metric("gate_pass_rate", "gauge", "Fraction of evaluations that passed (0 before any).",
-               [("", "", passed / total if total else 0.0)])  # fmt: skip
-        metric("gate_avg_max_attention", "gauge", "Average top attention weight: the gate's score average.",
-               [("", "", avg)])  # fmt: skip
-        metric("gate_min_max_attention", "gauge", "Lowest top attention weight recorded.", [("", "", low)])
-        metric("gate_max_max_attention", "gauge", "Highest top attention weight recorded.", [("", "", high)])
-        metric("sufficiency_level_total", "counter", "Requests per sufficiency level.",
-               [("", f'{{level="{name}"}}', levels[name]) for name in LEVELS])  # fmt: skip
+        n = namespace
+        families = [
+            core.CounterMetricFamily(f"{n}_gate_evaluations", "Evidence-gate evaluations recorded.", value=total),
+            core.CounterMetricFamily(f"{n}_gate_passed", "Evaluations that passed the evidence gate.", value=passed),
+            core.CounterMetricFamily(
+                f"{n}_gate_failed", "Evaluations refused for insufficient evidence.", value=total - passed
+            ),
+            core.GaugeMetricFamily(
+                f"{n}_gate_pass_rate",
+                "Fraction of evaluations that passed (0 before any).",
+                value=passed / total if total else 0.0,
+            ),
+            core.GaugeMetricFamily(
+                f"{n}_gate_avg_max_attention", "Average top attention weight: the gate's score average.", value=avg
+            ),
+            core.GaugeMetricFamily(f"{n}_gate_min_max_attention", "Lowest top attention weight recorded.", value=low),
+            core.GaugeMetricFamily(f"{n}_gate_max_max_attention", "Highest top attention weight recorded.", value=high),
+        ]
+        per_level = core.CounterMetricFamily(
+            f"{n}_sufficiency_level", "Requests per sufficiency level.", labels=["level"]
+        )
+        for name in LEVELS:
+            per_level.add_metric([name], levels[name])
+        families.append(per_level)
         cumulative = 0
-        samples: list[tuple[str, str, float]] = []
+        histogram: list[tuple[str, float]] = []
         for bound, count in zip(LATENCY_BUCKETS_SECONDS, buckets):
             cumulative += count
-            samples.append(("_bucket", f'{{le="{_sample(bound)}"}}', cumulative))
-        samples += [("_bucket", '{le="+Inf"}', latency_count), ("_sum", "", latency_sum), ("_count", "", latency_count)]
-        metric("latency_seconds", "histogram", "Latency of the checks recorded with latency_ms.", samples)
-        return "\n".join(lines) + "\n"
+            histogram.append((repr(bound), cumulative))
+        histogram.append(("+Inf", latency_count))
+        families.append(
+            core.HistogramMetricFamily(
+                f"{n}_latency_seconds",
+                "Latency of the checks recorded with latency_ms.",
+                buckets=histogram,
+                sum_value=latency_sum,
+            )
+        )
+        return families
 
     def __repr__(self) -> str:
         return f"EvidenceGatingStats(recent_failures_limit={self._limit!r})"
@@ -222,4 +272,112 @@ class EvidenceGatingStats:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._recent = deque(state["_recent"], maxlen=self._limit)
+        self._lock = threading.Lock()
+
+
+class SufficiencyStats:
+    """Counters and running figures of sufficiency checks, beside the gate's; safe to update from many threads.
+
+    The Prometheus exposition carries the original design's metric names: ``sufficient_context_score_avg``,
+    ``sufficient_context_insufficient_count``, ``sufficient_context_partial_count``,
+    ``sufficient_context_latency_ms`` (average check latency in milliseconds), plus
+    ``sufficient_context_sufficient_count`` and ``sufficient_context_checks`` (all gauges, so the names appear
+    exactly as written).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._reset_unlocked()
+
+    def _reset_unlocked(self) -> None:
+        self._levels = dict.fromkeys(LEVELS, 0)
+        self._score_sum = 0.0
+        self._score_min = math.inf
+        self._score_max = -math.inf
+        self._latency_sum = 0.0
+        self._latency_count = 0
+
+    def record(self, result: Any, score: float | None = None, latency_ms: float | None = None) -> None:
+        """Record one check: a `SufficiencyResult` (its level, score and elapsed_ms), or a level with `score`.
+
+        Raises ValueError for an unknown level, a score outside [0, 1] or NaN, a negative or non-finite latency.
+        """
+        level = getattr(result, "level", result)
+        name = _level_name(level)
+        if score is None:
+            score = getattr(result, "score", None)
+        if score is None:
+            raise ValueError("score is required when the result is a level name")
+        value = _real(score, "score")
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"score must be a number in [0, 1]; got {value!r}")
+        if latency_ms is None:
+            latency_ms = getattr(result, "elapsed_ms", None)
+        latency = None
+        if latency_ms is not None:
+            latency = _real(latency_ms, "latency_ms")
+            if not (latency >= 0.0 and math.isfinite(latency)):
+                raise ValueError(f"latency_ms must be finite and >= 0; got {latency!r}")
+        with self._lock:
+            self._levels[name] += 1
+            self._score_sum += value
+            self._score_min = min(self._score_min, value)
+            self._score_max = max(self._score_max, value)
+            if latency is not None:
+                self._latency_sum += latency
+                self._latency_count += 1
+
+    def get_stats(self) -> dict[str, Any]:
+        """total_checks, count per level (sufficient, partial, insufficient), score_avg / score_min / score_max and
+        latency_ms_avg (0.0 before any record)."""
+        with self._lock:
+            total = sum(self._levels.values())
+            return {
+                "total_checks": total,
+                **self._levels,
+                "score_avg": self._score_sum / total if total else 0.0,
+                "score_min": self._score_min if total else 0.0,
+                "score_max": self._score_max if total else 0.0,
+                "latency_ms_avg": self._latency_sum / self._latency_count if self._latency_count else 0.0,
+            }
+
+    def reset(self) -> None:
+        """Forget every recorded check."""
+        with self._lock:
+            self._reset_unlocked()
+
+    def to_prometheus(self, namespace: str = "sufficient_context") -> str:
+        """Prometheus text exposition (written by ``prometheus_client``; needs the ``metrics`` extra)."""
+        return _exposition(self.collector(namespace))
+
+    def collector(self, namespace: str = "sufficient_context") -> Any:
+        """A ``prometheus_client`` collector reading these statistics at each scrape."""
+        _check_namespace(namespace)
+        return _Collector(lambda: self._families(namespace))
+
+    def _families(self, namespace: str) -> list[Any]:
+        core = _prometheus_core()
+        stats = self.get_stats()
+        n = namespace
+        gauges = (
+            ("score_avg", "Average sufficiency score.", stats["score_avg"]),
+            ("insufficient_count", "Checks rated insufficient.", stats["insufficient"]),
+            ("partial_count", "Checks rated partial.", stats["partial"]),
+            ("sufficient_count", "Checks rated sufficient.", stats["sufficient"]),
+            ("latency_ms", "Average sufficiency-check latency in milliseconds.", stats["latency_ms_avg"]),
+            ("checks", "Sufficiency checks recorded.", stats["total_checks"]),
+        )
+        return [core.GaugeMetricFamily(f"{n}_{name}", text, value=value) for name, text, value in gauges]
+
+    def __repr__(self) -> str:
+        return "SufficiencyStats()"
+
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            state = {k: v for k, v in self.__dict__.items() if k != "_lock"}
+            state["_levels"] = dict(self._levels)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
         self._lock = threading.Lock()

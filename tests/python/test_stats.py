@@ -6,11 +6,13 @@ import enum
 import math
 import pickle
 import re
+import sys
 import threading
 
 import numpy as np
 import pytest
 
+import sufficient_context as sc
 from sufficient_context.gate import EvidenceSufficiencyGate
 from sufficient_context.stats import LATENCY_BUCKETS_SECONDS, EvidenceGatingStats
 
@@ -241,3 +243,89 @@ def test_repr_and_pickle_keep_configuration_and_counts() -> None:
     clone.record(False, 0.9, "q3")
     assert [f["query"] for f in clone.get_stats()["recent_failures"]] == ["q2", "q3"]  # still bounded
     assert stats.get_stats()["total_evaluations"] == 3
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# SufficiencyStats: the checker's statistics with the original design's metric names
+# ---------------------------------------------------------------------------------------------------------------------
+def _families(text: str) -> dict[str, float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    return {s.name: s.value for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def test_sufficiency_stats_expose_the_original_metric_names() -> None:
+    checker = sc.SufficientContextChecker()
+    chunks = [{"id": "IPC_420_0", "content": "Whoever cheats shall be punished with imprisonment for seven years."}]
+    stats = sc.SufficiencyStats()
+    real = checker.check_sufficiency("punishment for cheating", chunks)
+    stats.record(real)
+    stats.record("partial", score=0.6, latency_ms=2.0)
+    stats.record(sc.Level.INSUFFICIENT, score=0.1, latency_ms=4.0)
+    text = stats.to_prometheus()
+    values = _families(text)
+    assert values["sufficient_context_score_avg"] == pytest.approx((real.score + 0.6 + 0.1) / 3)
+    assert values["sufficient_context_insufficient_count"] == 1 + (real.level.value == "insufficient")
+    assert values["sufficient_context_partial_count"] == 1 + (real.level.value == "partial")
+    assert values["sufficient_context_latency_ms"] == pytest.approx((real.elapsed_ms + 2.0 + 4.0) / 3)
+    assert values["sufficient_context_checks"] == 3
+    for name in ("score_avg", "insufficient_count", "partial_count", "latency_ms"):
+        assert f"# TYPE sufficient_context_{name} gauge" in text
+    assert stats.get_stats()["total_checks"] == 3
+    stats.reset()
+    assert _families(stats.to_prometheus())["sufficient_context_checks"] == 0
+
+
+def test_sufficiency_stats_are_thread_safe_and_reject_bad_values() -> None:
+    stats = sc.SufficiencyStats()
+
+    def work() -> None:
+        for _ in range(500):
+            stats.record("sufficient", score=1.0, latency_ms=1.0)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert stats.get_stats()["sufficient"] == 4000
+    with pytest.raises(ValueError, match="score must be a number in"):
+        stats.record("partial", score=float("nan"))
+    with pytest.raises(ValueError, match="latency_ms must be finite"):
+        stats.record("partial", score=0.5, latency_ms=-1)
+    with pytest.raises(ValueError, match="level must be one of"):
+        stats.record("maybe", score=0.5)
+    assert stats.get_stats()["total_checks"] == 4000
+    assert pickle.loads(pickle.dumps(stats)).get_stats() == stats.get_stats()
+
+
+def test_collectors_register_in_a_users_registry() -> None:
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    registry = CollectorRegistry()
+    gate, checks = EvidenceGatingStats(), sc.SufficiencyStats()
+    registry.register(gate.collector())
+    registry.register(checks.collector())
+    gate.record(True, 0.8)
+    checks.record("partial", score=0.5)
+    values = _families(generate_latest(registry).decode())
+    assert values["sufficient_context_gate_evaluations_total"] == 1
+    assert values["sufficient_context_partial_count"] == 1
+
+
+def test_a_missing_metrics_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "prometheus_client", None)
+    with pytest.raises(ImportError, match=r"pip install 'sufficient-context\[metrics\]'"):
+        sc.SufficiencyStats().to_prometheus()
+    stats = sc.SufficiencyStats()
+    stats.record("partial", score=0.5)  # recording needs no extra
+    assert stats.get_stats()["partial"] == 1
+
+
+def test_the_pipeline_feeds_the_checker_stats() -> None:
+    from sufficient_context._samples import SAMPLE_CHUNKS, SAMPLE_QUERY
+
+    stats = sc.SufficiencyStats()
+    scored = [dict(c, score=0.8) for c in SAMPLE_CHUNKS]
+    sc.GroundedAnswerer(stats=stats).answer(SAMPLE_QUERY, scored)
+    assert stats.get_stats()["total_checks"] == 1
