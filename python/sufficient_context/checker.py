@@ -114,8 +114,45 @@ class SufficiencyResult:
     score: float
     scoring: str
 
-    def __init__(self) -> None:
-        raise TypeError("SufficiencyResult objects come from SufficientContextChecker; use from_dict to rebuild one")
+    def __init__(
+        self,
+        score: float,
+        level: Level | str,
+        confidence_factors: Sequence[str] = (),
+        missing_aspects: Sequence[str] = (),
+        *,
+        signals: Mapping[str, float] | None = None,
+        covered_terms: Sequence[str] = (),
+        missing_terms: Sequence[str] = (),
+        elapsed_ms: float = 0.0,
+    ) -> None:
+        """Build a result by hand, as the original design's dataclass: ``SufficiencyResult(score=0.9,
+        level="sufficient", confidence_factors=[...], missing_aspects=[...])`` (level a str or `Level`)."""
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+            raise ValueError(f"score must be a finite number; got {score!r}")
+        name = getattr(level, "value", level)
+        if name not in _LEVELS:
+            raise ValueError(f"level must be one of {', '.join(_LEVELS)}; got {level!r}")
+        for field_name, values in (("confidence_factors", confidence_factors), ("missing_aspects", missing_aspects),
+                                   ("covered_terms", covered_terms), ("missing_terms", missing_terms)):  # fmt: skip
+            if isinstance(values, str) or not all(isinstance(v, str) for v in values):
+                raise TypeError(f"{field_name} must be a list of str")
+        if isinstance(elapsed_ms, bool) or not isinstance(elapsed_ms, (int, float)) or not elapsed_ms >= 0:
+            raise ValueError(f"elapsed_ms must be a number >= 0; got {elapsed_ms!r}")
+        built = SufficiencyResult.from_dict(
+            {
+                "score": score,
+                "level": name,
+                "confidence_factors": list(confidence_factors),
+                "missing_aspects": list(missing_aspects),
+                "signals": dict(signals or {}),
+                "covered_terms": list(covered_terms),
+                "missing_terms": list(missing_terms),
+                "elapsed_ms": elapsed_ms,
+            }
+        )
+        for slot in self.__slots__:
+            setattr(self, slot, getattr(built, slot))
 
     @classmethod
     def _from_core(cls, core: _CoreResult, scoring: str, elapsed_ms: float) -> SufficiencyResult:

@@ -5,7 +5,8 @@ Recognised, in this order (no library is imported):
 - LangChain ``Embeddings``: ``embed_documents(texts)`` and ``embed_query(text)``;
 - LlamaIndex ``BaseEmbedding``: ``get_text_embedding_batch(texts)`` and ``get_query_embedding(text)``;
 - sentence-transformers style: ``encode(texts)`` returning a 2-D array;
-- a plain callable ``texts -> 2-D array``.
+- a plain callable ``texts -> 2-D array``, or ``text -> 1-D vector`` (one text at a time: recognised on the first
+  call, when given a list it fails or returns one vector, and then called once per text).
 
 LangChain and LlamaIndex models embed the query with their query method (asymmetric models embed queries and
 documents differently), so a check makes at most one document call and one query call. The other two get the
@@ -34,10 +35,11 @@ class EmbeddingAdapter:
         Any of the recognised model kinds (see the module docstring).
     """
 
-    __slots__ = ("_documents", "_query", "kind", "model")
+    __slots__ = ("_documents", "_query", "_single", "kind", "model")
 
     def __init__(self, model: Any) -> None:
         self.model = model
+        self._single: bool | None = None  # callable kind: takes one text at a time (decided on the first call)
         self._query: Callable[[str], Any] | None = None
         self._documents: Callable[[list[str]], Any]
         if callable(getattr(model, "embed_documents", None)) and callable(getattr(model, "embed_query", None)):
@@ -78,7 +80,9 @@ class EmbeddingAdapter:
             batch = ([query] if query is not None else []) + texts
             if not batch:
                 return None, np.zeros((0, 0))
-            matrix = _as_matrix(self._documents(batch), len(batch), self.kind)
+            matrix = self._callable_matrix(batch) if self.kind == "callable" else None
+            if matrix is None:
+                matrix = _as_matrix(self._documents(batch), len(batch), self.kind)
             if query is None:
                 return None, matrix
             return matrix[0], matrix[1:]
@@ -88,6 +92,27 @@ class EmbeddingAdapter:
         if not texts:
             return qvec, np.zeros((0, qvec.shape[0] if qvec is not None else 0))
         return qvec, _as_matrix(self._documents(texts), len(texts), self.kind)
+
+    def _callable_matrix(self, batch: list[str]) -> _Array:
+        """A plain callable's vectors: one call with the list, or one call per text for a function of one text."""
+        if self._single is not True:
+            try:
+                array = _as_array(self._documents(batch), self.kind)
+            except (TypeError, AttributeError, ValueError):
+                if self._single is False:  # known to take lists: the error is the model's own
+                    raise
+                array = None
+            if array is not None and array.ndim == 2 and array.shape[0] == len(batch) and array.shape[1] > 0:
+                self._single = False
+                return array
+            if self._single is False or (array is not None and array.ndim != 1):
+                return _as_matrix(array, len(batch), self.kind)  # raises, naming the shape
+        one_text: Callable[[Any], Any] = self._documents
+        rows = [_as_vector(one_text(text), self.kind) for text in batch]
+        if len({row.shape[0] for row in rows}) > 1:
+            raise ValueError(f"the embedding model ({self.kind}) returned vectors of different lengths")
+        self._single = True
+        return np.stack(rows)
 
 
 def as_embedding_model(model: Any) -> EmbeddingAdapter:

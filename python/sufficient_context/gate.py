@@ -81,6 +81,12 @@ def _make_config(threshold: Any, strict_mode: Any, mode: Any, top_k: Any, enable
     return _GateConfig(threshold, bool(strict_mode), mode, top_k, bool(enabled), core)
 
 
+def _decimal_difference(a: float, b: float) -> float:
+    """a - b rounded to 12 decimals, so that 0.65 - 0.5 reports 0.15 exactly (the original design's own test asserts
+    it) instead of 0.15000000000000002. Only reported figures are rounded; decisions compare the exact values."""
+    return round(a - b, 12) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
         raise TypeError(f"{name} must be a number; got {type(value).__name__}")
@@ -231,7 +237,7 @@ class EvidenceSufficiencyGate:
             "max_chunk_id": ids[argmax] if argmax is not None else None,
             "sufficiency": result.sufficiency,
             "threshold": config.threshold,
-            "margin": result.margin,
+            "margin": _decimal_difference(result.sufficiency, config.threshold),
             "status": "evidence_sufficient" if result.passes else "insufficient_evidence",
             "mode": config.mode,
             "evidence_count": evidence_count,
@@ -422,7 +428,7 @@ def _refusal(
         "max_attention": result.max_attention,
         "sufficiency": s,
         "required_threshold": t,
-        "deficit": t - s,
+        "deficit": _decimal_difference(t, s),
         "evidence_count": evidence_count,
         "evidence_summary": summary,
         "suggestions": _suggestions(result, evidence_count, chunks),

@@ -469,3 +469,21 @@ def test_embedding_arrays_flow_through_batch() -> None:
     contexts = [[{"content": "a", "embedding": [3.0, 4.0]}], [{"content": "b", "embedding": [0.0, 1.0]}]]
     batch = checker.check_batch(["q", "q"], contexts, query_embeddings=[np.array([1.0, 0.0]), [0.0, 2.0]])
     assert [b.signals["relevance"] for b in batch] == [0.6, 1.0]
+
+
+def test_results_construct_as_the_original_designs_dataclass() -> None:
+    result = SufficiencyResult(
+        score=0.42, level="partial", confidence_factors=["Good keyword coverage (80%)"], missing_aspects=["x"]
+    )
+    assert (result.score, result.level, result.confidence_factors, result.missing_aspects) == (
+        0.42, Level.PARTIAL, ["Good keyword coverage (80%)"], ["x"],
+    )  # fmt: skip
+    assert SufficiencyResult(0.9, Level.SUFFICIENT).is_sufficient
+    assert SufficiencyResult.from_dict(result.to_dict()) == result
+    assert pickle.loads(pickle.dumps(result)) == result
+    with pytest.raises(ValueError, match="score must be a finite number"):
+        SufficiencyResult(score=float("nan"), level="partial")
+    with pytest.raises(ValueError, match="level must be one of"):
+        SufficiencyResult(score=0.5, level="maybe")
+    with pytest.raises(TypeError, match="missing_aspects must be a list of str"):
+        SufficiencyResult(score=0.5, level="partial", missing_aspects="not a list")

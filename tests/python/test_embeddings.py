@@ -200,3 +200,38 @@ def test_require_embeddings() -> None:
     with pytest.raises(ValueError, match="require_embeddings=True needs an embedding_model"):
         SufficientContextChecker(require_embeddings=True)
     assert SufficientContextChecker(CallableModel(), require_embeddings=True).require_embeddings
+
+
+def test_a_callable_of_one_text_works_like_a_batch_encoder() -> None:
+    calls: list[object] = []
+
+    def one(text: str) -> list[float]:  # fails on a list: text.lower()
+        calls.append(text)
+        return _vec(text.lower())
+
+    def batch(texts: list[str]) -> np.ndarray:
+        return np.array([_vec(t.lower()) for t in texts])
+
+    chunks = [{"id": "a", "content": "Cheating is punished with prison."}, {"id": "b", "content": "Rain in Paris."}]
+    query = "punishment for cheating"
+    single = SufficientContextChecker(embedding_model=one)
+    want = SufficientContextChecker(embedding_model=batch).check_sufficiency(query, chunks)
+    got = single.check_sufficiency(query, chunks)
+    assert got.score == want.score
+    assert got.signals == want.signals
+    first = len(calls)  # one probing call with the list (it failed), then one call per text
+    assert first == 1 + 3
+    single.check_sufficiency(query, chunks)
+    assert len(calls) == first + 3  # decided once: no probing call any more
+
+    def returns_one_vector_for_a_list(texts: object) -> list[float]:
+        return _vec(str(texts))
+
+    adapter = as_embedding_model(returns_one_vector_for_a_list)
+    assert adapter.embed("q", ["a b", "c"])[1].shape == (2, len(_vec("x")))
+
+    def ragged(text: str) -> list[float]:
+        return [1.0] * len(text)
+
+    with pytest.raises(ValueError, match="vectors of different lengths"):
+        as_embedding_model(ragged).embed("query", ["a", "bb"])

@@ -51,7 +51,7 @@ def test_original_design_example_passes_with_margin() -> None:
     assert info["max_chunk_id"] == "IPC_302"
     assert info["sufficiency"] == 0.65
     assert info["threshold"] == 0.5
-    assert info["margin"] == pytest.approx(0.15, abs=1e-12)
+    assert info["margin"] == 0.15  # exactly, as the original design's test asserts (0.65 - 0.5 rounded to 12 places)
     assert info["evidence_count"] == 2
     assert "refusal" not in info
 
@@ -215,7 +215,7 @@ def test_refusal_structure() -> None:
     s = 0.35 / (0.35 + 0.3)
     assert refusal["max_attention"] == pytest.approx(s, abs=1e-15)
     assert refusal["required_threshold"] == 0.6
-    assert refusal["deficit"] == pytest.approx(0.6 - s, abs=1e-15)
+    assert refusal["deficit"] == round(0.6 - s, 12)
     assert refusal["evidence_count"] == 2
     assert refusal["reason"] == "Highest attention was 53.8% but threshold is 60.0%."
     assert refusal["evidence_summary"] == [
@@ -499,7 +499,7 @@ def test_public_gate_matches_reference(weights: list[float], threshold: float, s
     want = ref.attention_gate(weights, threshold, strict)
     assert passes == want.passes
     assert info["max_attention"] == want.max_attention
-    assert info["margin"] == want.margin
+    assert info["margin"] == round(want.margin, 12)  # reported rounded; the decision used the exact value
     assert info["max_chunk_id"] == (None if want.argmax is None else f"S{want.argmax + 1}")
 
 
@@ -639,3 +639,21 @@ def test_disabled_gate_lets_retrieval_through_and_keeps_its_decision() -> None:
     assert (normal.outcome, normal.would_outcome, normal.gating_enabled) == ("normal", "normal", False)
     enabled = EvidenceSufficiencyGate().evaluate_retrieval([0.1])
     assert (enabled.outcome, enabled.would_outcome, enabled.gating_enabled) == ("no_evidence", "no_evidence", True)
+
+
+@pytest.mark.parametrize(
+    ("weights", "threshold", "margin"),
+    [
+        ({"a": 0.65, "b": 0.35}, 0.5, 0.15),
+        ({"a": 0.7, "b": 0.3}, 0.6, 0.1),
+        ({"a": 0.3, "b": 0.3, "c": 0.4}, 0.5, -0.1),
+    ],
+)
+def test_margin_and_deficit_are_exact_for_decimal_inputs(
+    weights: dict[str, float], threshold: float, margin: float
+) -> None:
+    passes, info = EvidenceSufficiencyGate(threshold=threshold).evaluate(weights)
+    assert info["margin"] == margin
+    assert passes is (margin >= 0)
+    if not passes:
+        assert info["refusal"]["deficit"] == -margin
