@@ -105,12 +105,14 @@ class GroundedAnswer:
         rows = []
         for source in self.sources:
             parts = [e(str(source["document"] or source["id"]))]
-            if source["section"]:
-                parts.append(e(str(source["section"])))
+            section = source["section"]
+            if section:
+                parts.append(e(f"Section {section}" if str(section)[0].isdigit() else str(section)))
             if source["page"]:
                 parts.append("p. " + e(str(source["page"])))
             score = "" if source["score"] is None else f" (score {source['score']:.2f})"
-            rows.append(f"<li>{', '.join(parts)}{score} <code>{e(str(source['id']))}</code></li>")
+            label = e(str(source.get("label", "")))
+            rows.append(f"<li>[{label}] {', '.join(parts)}{score} <code>{e(str(source['id']))}</code></li>")
         removed = "".join(f"<li><s>{e(s)}</s></li>" for s in self.removed_sentences)
         summary = [f"<b>{e(self.status)}</b>", f"confidence {self.confidence:.2f}"]
         if self.sufficiency is not None:
