@@ -588,8 +588,12 @@ def default_score(
     # --- density: substance of the chunks (temperature only when chunks carry it)
     parts = [min(1.0, n_content / DENSITY_WORDS), min(1.0, (n_content / n_tokens) / DENSITY_SHARE) if n_tokens else 0.0]
     temps = [float(c["temperature"]) for c in chunks if c.get("temperature") is not None]
+    temps = [temp for temp in temps if temp == temp]  # NaN left out
     if temps:
-        parts.append(min(1.0, (sum(temps) / len(temps)) / 50))
+        temp_mean = 0.0
+        for temp in temps:  # a sum of t / n cannot overflow
+            temp_mean += temp / len(temps)
+        parts.append(min(1.0, max(0.0, temp_mean / 50)))  # a negative temperature must not push density below 0
     density = sum(parts) / len(parts)
 
     n = len(chunks)
@@ -602,7 +606,8 @@ def default_score(
         ages = [max(0.0, (t_now - _timestamp_seconds(ts)) / 86400.0) for ts in stamps]
         signals["recency"] = sum(max(0.0, 1.0 - a / recency_days) for a in ages) / len(ages)
     wsum = sum(w[k] for k in signals)
-    score = (sum(w[k] * v for k, v in signals.items()) / wsum) ** SCORE_EXPONENT if wsum > 0 else 0.0
+    weighted = sum(w[k] * min(1.0, max(0.0, v)) for k, v in signals.items())  # every signal in [0, 1]
+    score = (weighted / wsum) ** SCORE_EXPONENT if wsum > 0 else 0.0
 
     # --- explanations
     all_pre: set[str] = set().union(*chunk_pre)

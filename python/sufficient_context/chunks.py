@@ -22,10 +22,12 @@ _FIELDS = ("content", "id", "summary", "score", "embedding", "timestamp", "tempe
 
 @dataclass(frozen=True)
 class Chunk:
-    """One retrieved context chunk.
+    """One retrieved context chunk, valid by construction.
 
+    Built directly, it is checked like any input (a non-str content, a NaN or infinite score or temperature, an
+    embedding that is not a finite 1-D array, a bad timestamp raise TypeError / ValueError naming ``Chunk.<field>``).
     `timestamp` is normalised to a timezone-aware datetime (naive values are taken as UTC), `embedding` to a
-    read-only 1-D float32 array.
+    read-only 1-D float32 array, `metadata` to a copy.
     """
 
     content: str
@@ -36,6 +38,12 @@ class Chunk:
     timestamp: datetime | None = None
     temperature: float | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        for name, value in _normalised(
+            {f: getattr(self, f) for f in _FIELDS}, "Chunk", None, allow_missing_id=True
+        ).items():
+            object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form (embedding as a list, timestamp as ISO-8601)."""
@@ -119,6 +127,15 @@ def _node_fields(node: Any, where: str) -> dict[str, Any]:
 
 
 def _build(fields: dict[str, Any], where: str, index: int) -> Chunk:
+    """A Chunk from validated fields (errors name `where`); built without re-running the constructor's checks."""
+    chunk = object.__new__(Chunk)
+    for name, value in _normalised(fields, where, index, allow_missing_id=False).items():
+        object.__setattr__(chunk, name, value)
+    return chunk
+
+
+def _normalised(fields: Mapping[str, Any], where: str, index: int | None, *, allow_missing_id: bool) -> dict[str, Any]:
+    """Every field checked and normalised; `where` names the input in errors ("chunks[3]" or "Chunk")."""
     content = fields.get("content")
     if content is None:
         raise ValueError(f"{where} has no 'content'")
@@ -126,7 +143,8 @@ def _build(fields: dict[str, Any], where: str, index: int) -> Chunk:
         raise TypeError(f"{where}.content must be str; got {type(content).__name__}")
     chunk_id = fields.get("id")
     if chunk_id is None:
-        chunk_id = f"S{index + 1}"
+        if not allow_missing_id:
+            chunk_id = f"S{(index or 0) + 1}"
     elif not isinstance(chunk_id, (str, int)) or isinstance(chunk_id, bool):
         raise TypeError(f"{where}.id must be str; got {type(chunk_id).__name__}")
     summary = fields.get("summary") or ""
@@ -135,16 +153,16 @@ def _build(fields: dict[str, Any], where: str, index: int) -> Chunk:
     metadata = fields.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         raise TypeError(f"{where}.metadata must be a mapping; got {type(metadata).__name__}")
-    return Chunk(
-        content=content,
-        id=str(chunk_id),
-        summary=summary,
-        score=_finite_or_none(fields.get("score"), f"{where}.score"),
-        embedding=_embedding(fields.get("embedding"), f"{where}.embedding"),
-        timestamp=_timestamp(fields.get("timestamp"), f"{where}.timestamp"),
-        temperature=_finite_or_none(fields.get("temperature"), f"{where}.temperature"),
-        metadata=dict(metadata),  # a copy: later edits to the input do not leak in
-    )
+    return {
+        "content": content,
+        "id": None if chunk_id is None else str(chunk_id),
+        "summary": summary,
+        "score": _finite_or_none(fields.get("score"), f"{where}.score"),
+        "embedding": _embedding(fields.get("embedding"), f"{where}.embedding"),
+        "timestamp": _timestamp(fields.get("timestamp"), f"{where}.timestamp"),
+        "temperature": _finite_or_none(fields.get("temperature"), f"{where}.temperature"),
+        "metadata": dict(metadata),  # a copy: later edits to the input do not leak in
+    }
 
 
 def _finite_or_none(value: Any, where: str) -> float | None:
@@ -188,7 +206,10 @@ def _timestamp(value: Any, where: str) -> datetime | None:
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         if not math.isfinite(value):
             raise ValueError(f"{where} must be finite; got {value}")
-        stamp = datetime.fromtimestamp(value, tz=timezone.utc)
+        try:
+            stamp = datetime.fromtimestamp(value, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            raise ValueError(f"{where} is out of range for a date: {value!r} POSIX seconds") from None
     else:
         raise TypeError(f"{where} must be a datetime, ISO-8601 string or POSIX seconds; got {type(value).__name__}")
     return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)

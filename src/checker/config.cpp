@@ -94,6 +94,18 @@ void validate(const CheckerConfig& config) {
   check_weight("density", w.density);
   check_weight("count", w.count);
   check_weight("recency", w.recency);
+  // Recency drops out when no chunk has a timestamp, so the other four must carry the score.
+  const double main = w.coverage + w.relevance + w.density + w.count;
+  if (!(main > 0.0)) {
+    throw std::invalid_argument(
+        "weights for coverage, relevance, density and count must not all be zero (recency alone is dropped "
+        "when no chunk has a timestamp)");
+  }
+  // Finite sums keep the weighted mean finite: huge weights must not overflow it into inf or NaN.
+  if (!std::isfinite(main + w.recency)) {
+    throw std::invalid_argument("weights must sum to a finite number; got a sum of " +
+                                repr(main + w.recency));
+  }
 }
 
 }  // namespace sc::checker

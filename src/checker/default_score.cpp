@@ -400,12 +400,14 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
         recency_signal(input.timestamps, n, input.now ? *input.now : now_seconds(), recency_days);
   }
   const Weights& w = config.weights;
+  // Every signal in [0, 1] before combining (max first: NaN becomes 0).
+  const auto unit = [](double v) { return std::min(1.0, std::max(0.0, v)); };
   double wsum = w.coverage + w.relevance + w.density + w.count;
-  double weighted =
-      w.coverage * coverage + w.relevance * relevance + w.density * density + w.count * count;
+  double weighted = w.coverage * unit(coverage) + w.relevance * unit(relevance) +
+                    w.density * unit(density) + w.count * unit(count);
   if (recency) {
     wsum += w.recency;
-    weighted += w.recency * *recency;
+    weighted += w.recency * unit(*recency);
   }
   result.score = wsum > 0.0 ? python_pow(weighted / wsum, kScoreExponent) : 0.0;
   result.level = level_of(result.score, config.sufficient, config.partial);

@@ -15,15 +15,16 @@ double density_signal(std::size_t content_words, std::size_t tokens, const doubl
   sum += tokens > 0 ? std::min(1.0, (words / static_cast<double>(tokens)) / kDensityShare) : 0.0;
   double parts = 2.0;
   if (temperatures != nullptr) {
-    double temp_sum = 0.0;
     std::size_t temp_count = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (std::isnan(temperatures[i])) continue;
-      temp_sum += temperatures[i];
-      ++temp_count;
-    }
+    for (std::size_t i = 0; i < n; ++i) temp_count += std::isnan(temperatures[i]) ? 0 : 1;
     if (temp_count > 0) {
-      sum += std::min(1.0, (temp_sum / static_cast<double>(temp_count)) / 50.0);
+      // Mean as a sum of t / count (cannot overflow), clamped to [0, 1]: a negative temperature must
+      // not push density below 0.
+      double mean = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isnan(temperatures[i])) mean += temperatures[i] / static_cast<double>(temp_count);
+      }
+      sum += std::min(1.0, std::max(0.0, mean / 50.0));
       parts = 3.0;
     }
   }

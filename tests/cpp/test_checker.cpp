@@ -388,11 +388,20 @@ TEST(CheckerDefault, EmbeddingRelevanceIsClipped) {
   EXPECT_EQ(c.confidence_factors.back(), "High semantic relevance (100%)");
 }
 
-TEST(CheckerDefault, ZeroWeightsGiveZeroScore) {
+TEST(CheckerDefault, ZeroOrOverflowingWeightsAreRejected) {
   ck::CheckerConfig config;
   config.weights = ck::Weights{};
+  EXPECT_THROW(ck::SufficiencyChecker(config, nullptr), std::invalid_argument);
+  config.weights = ck::Weights{0.0, 0.0, 0.0, 0.0, 1.0};  // recency alone drops out without timestamps
+  EXPECT_THROW(ck::SufficiencyChecker(config, nullptr), std::invalid_argument);
+  config.weights = ck::Weights{1e308, 1e308, 0.0, 0.0, 0.0};  // finite, but the sum is not
+  EXPECT_THROW(ck::SufficiencyChecker(config, nullptr), std::invalid_argument);
+  config.weights = ck::Weights{1e300, 1e300, 0.0, 0.0, 0.0};  // huge but summable: a finite score
   const ck::SufficiencyChecker checker(config, nullptr);
-  EXPECT_EQ(checker.check(input("zebra", {"zebra"})).score, 0.0);
+  const double score = checker.check(input("zebra", {"zebra"})).score;
+  EXPECT_TRUE(std::isfinite(score));
+  EXPECT_GE(score, 0.0);
+  EXPECT_LE(score, 1.0);
 }
 
 TEST(CheckerDefault, UnicodeAndInvalidUtf8) {

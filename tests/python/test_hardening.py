@@ -1,0 +1,86 @@
+"""Regression tests for bad input found by the adversarial probe (hardening issue): each was a wrong answer."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sufficient_context as sc
+
+
+def test_a_negative_temperature_cannot_make_a_missing_term_query_sufficient() -> None:
+    checker = sc.SufficientContextChecker()
+    query = "what is the punishment for theft"
+    plain = checker.check_sufficiency(query, [{"content": "Theft is stealing."}])
+    for temperature in (-1000.0, -1e308, 1e308, 0.0):
+        result = checker.check_sufficiency(query, [{"content": "Theft is stealing.", "temperature": temperature}])
+        assert result.level is not sc.Level.SUFFICIENT
+        assert 0.0 <= result.score <= 1.0
+        assert result.signals["density"] >= 0.0
+    negative = checker.check_sufficiency(query, [{"content": "Theft is stealing.", "temperature": -1000.0}])
+    assert negative.score <= plain.score + 0.05
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    temperature=st.floats(allow_nan=False, allow_infinity=False),
+    score=st.floats(allow_nan=False, allow_infinity=False),
+    weight=st.floats(min_value=0.0, allow_nan=False, allow_infinity=False),
+)
+def test_scores_stay_in_the_unit_interval_over_the_whole_float_range(
+    temperature: float, score: float, weight: float
+) -> None:
+    chunks = [{"content": "Theft is stealing property.", "temperature": temperature, "score": score}]
+    try:
+        checker = sc.SufficientContextChecker(weights={"coverage": weight})
+    except ValueError as exc:  # a sum of weights that overflows is refused, by name
+        assert "weights must sum to a finite number" in str(exc)
+        return
+    result = checker.check_sufficiency("punishment for theft", chunks)
+    assert 0.0 <= result.score <= 1.0
+    assert all(0.0 <= v <= 1.0 for v in result.signals.values())
+    json.loads(json.dumps(result.to_dict(), allow_nan=False))
+
+
+def test_weights_that_are_all_zero_or_overflow_are_refused() -> None:
+    with pytest.raises(ValueError, match="must not all be zero"):
+        sc.SufficientContextChecker(weights={"coverage": 0, "relevance": 0, "density": 0, "count": 0})
+    with pytest.raises(ValueError, match="must sum to a finite number"):
+        sc.SufficientContextChecker(weights={"coverage": 1e308, "relevance": 1e308})
+    huge = sc.SufficientContextChecker(weights={"coverage": 1e300, "relevance": 1e300})
+    result = huge.check_sufficiency("theft", [{"content": "Theft is stealing."}])
+    assert math.isfinite(result.score)
+
+
+def test_a_chunk_is_valid_by_construction() -> None:
+    with pytest.raises(ValueError, match=r"Chunk\.score must be finite"):
+        sc.Chunk(content="x", id="a", score=float("nan"))
+    with pytest.raises(ValueError, match=r"Chunk\.temperature must be finite"):
+        sc.Chunk(content="x", id="a", temperature=float("inf"))
+    with pytest.raises(TypeError, match=r"Chunk\.content must be str"):
+        sc.Chunk(content=b"x", id="a")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"Chunk\.embedding\[1\] is nan"):
+        sc.Chunk(content="x", id="a", embedding=np.array([1.0, np.nan], dtype=np.float32))
+    chunk = sc.Chunk(content="x", id=7, timestamp="2026-01-01", embedding=[1, 2])  # type: ignore[arg-type]
+    assert chunk.id == "7"
+    assert chunk.timestamp is not None
+    assert chunk.timestamp.tzinfo is not None
+    assert chunk.embedding is not None
+    assert chunk.embedding.dtype == np.float32
+    assert not chunk.embedding.flags.writeable
+    # A valid Chunk passes through as_chunks untouched; a Chunk can no longer smuggle NaN into the gate.
+    assert sc.as_chunks([chunk])[0] is chunk
+
+
+def test_out_of_range_timestamps_name_the_chunk_and_field() -> None:
+    with pytest.raises(ValueError, match=r"chunks\[1\]\.timestamp is out of range"):
+        sc.as_chunks([{"content": "a"}, {"content": "b", "timestamp": 1e20}])
+    with pytest.raises(ValueError, match=r"Chunk\.timestamp is out of range"):
+        sc.Chunk(content="x", timestamp=-1e18)
+    assert sc.Chunk(content="x", timestamp=datetime(2026, 1, 1)).timestamp is not None
