@@ -98,7 +98,8 @@ void validate(const CheckerConfig& config) {
   const double main = w.coverage + w.relevance + w.density + w.count;
   if (!(main > 0.0)) {
     throw std::invalid_argument(
-        "weights for coverage, relevance, density and count must not all be zero (recency alone is dropped "
+        "weights for coverage, relevance, density and count must not all be zero (recency alone is "
+        "dropped "
         "when no chunk has a timestamp)");
   }
   // Finite sums keep the weighted mean finite: huge weights must not overflow it into inf or NaN.

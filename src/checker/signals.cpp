@@ -18,8 +18,8 @@ double density_signal(std::size_t content_words, std::size_t tokens, const doubl
     std::size_t temp_count = 0;
     for (std::size_t i = 0; i < n; ++i) temp_count += std::isnan(temperatures[i]) ? 0 : 1;
     if (temp_count > 0) {
-      // Mean as a sum of t / count (cannot overflow), clamped to [0, 1]: a negative temperature must
-      // not push density below 0.
+      // Mean as a sum of t / count (cannot overflow), clamped to [0, 1]: a negative temperature
+      // must not push density below 0.
       double mean = 0.0;
       for (std::size_t i = 0; i < n; ++i) {
         if (!std::isnan(temperatures[i])) mean += temperatures[i] / static_cast<double>(temp_count);

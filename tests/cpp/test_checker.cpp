@@ -392,7 +392,8 @@ TEST(CheckerDefault, ZeroOrOverflowingWeightsAreRejected) {
   ck::CheckerConfig config;
   config.weights = ck::Weights{};
   EXPECT_THROW(ck::SufficiencyChecker(config, nullptr), std::invalid_argument);
-  config.weights = ck::Weights{0.0, 0.0, 0.0, 0.0, 1.0};  // recency alone drops out without timestamps
+  config.weights =
+      ck::Weights{0.0, 0.0, 0.0, 0.0, 1.0};  // recency alone drops out without timestamps
   EXPECT_THROW(ck::SufficiencyChecker(config, nullptr), std::invalid_argument);
   config.weights = ck::Weights{1e308, 1e308, 0.0, 0.0, 0.0};  // finite, but the sum is not
   EXPECT_THROW(ck::SufficiencyChecker(config, nullptr), std::invalid_argument);

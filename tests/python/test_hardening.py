@@ -37,11 +37,11 @@ def test_scores_stay_in_the_unit_interval_over_the_whole_float_range(
     temperature: float, score: float, weight: float
 ) -> None:
     chunks = [{"content": "Theft is stealing property.", "temperature": temperature, "score": score}]
-    try:
-        checker = sc.SufficientContextChecker(weights={"coverage": weight})
-    except ValueError as exc:  # a sum of weights that overflows is refused, by name
-        assert "weights must sum to a finite number" in str(exc)
+    if not math.isfinite(weight + 1.0):  # the other default weights sum to 0.5 (recency included: 0.6)
+        with pytest.raises(ValueError, match="weights must sum to a finite number"):
+            sc.SufficientContextChecker(weights={"coverage": weight})
         return
+    checker = sc.SufficientContextChecker(weights={"coverage": weight})
     result = checker.check_sufficiency("punishment for theft", chunks)
     assert 0.0 <= result.score <= 1.0
     assert all(0.0 <= v <= 1.0 for v in result.signals.values())
