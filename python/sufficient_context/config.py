@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import stat
 from collections.abc import Mapping
 from typing import Any, Union
 
@@ -108,14 +109,7 @@ def load_checker_config(source: ConfigSource) -> dict[str, Any]:
 
 
 def _section_from_file(path: str) -> Any:
-    try:
-        import yaml  # optional: only YAML files need it
-    except ImportError:
-        raise ImportError(
-            f"reading {path!r} needs PyYAML: pip install pyyaml (or pass the settings as a mapping)"
-        ) from None
-    with open(path, encoding="utf-8") as fh:
-        document = yaml.safe_load(fh)
+    document = _document_from_file(path)
     if not isinstance(document, Mapping) or SECTION not in document:
         raise ValueError(f"{path!r} has no top-level {SECTION!r} section")
     return document[SECTION]
@@ -222,14 +216,29 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
 
 
 def _document_from_file(path: str) -> Any:
+    """The parsed YAML document of a regular file; malformed YAML is a ValueError naming the file and the line."""
     try:
         import yaml  # optional: only YAML files need it
     except ImportError:
         raise ImportError(
             f"reading {path!r} needs PyYAML: pip install pyyaml (or pass the settings as a mapping)"
         ) from None
-    with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise ValueError(f"cannot read configuration {path!r}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):  # a FIFO would block forever, a device would never end
+        raise ValueError(f"cannot read configuration {path!r}: it is not a regular file")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ValueError(f"configuration {path!r} is not valid YAML{where}: {problem}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"configuration {path!r} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
 
 
 def _section(value: Any, where: str, keys: tuple[str, ...]) -> Mapping[str, Any]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from datetime import datetime
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -84,3 +86,22 @@ def test_out_of_range_timestamps_name_the_chunk_and_field() -> None:
     with pytest.raises(ValueError, match=r"Chunk\.timestamp is out of range"):
         sc.Chunk(content="x", timestamp=-1e18)
     assert sc.Chunk(content="x", timestamp=datetime(2026, 1, 1)).timestamp is not None
+
+
+def test_configuration_files_that_are_not_files_or_not_yaml_are_named(tmp_path: Path) -> None:
+    fifo = tmp_path / "gateway.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="is not a regular file"):
+        sc.SufficientContextChecker.from_config(str(fifo))
+    with pytest.raises(ValueError, match="is not a regular file"):
+        sc.GroundedAnswerer.from_config(str(fifo))
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("sufficient_context:\n  thresholds: {sufficient: 0.8\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"broken\.yaml' is not valid YAML at line \d+, column \d+"):
+        sc.SufficientContextChecker.from_config(str(broken))
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ValueError, match="is not UTF-8 text"):
+        sc.GroundedAnswerer.from_config(str(binary))
+    with pytest.raises(ValueError, match="cannot read configuration"):
+        sc.GroundedAnswerer.from_config(str(tmp_path / "missing.yaml"))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import pickle
 import shutil
 import sqlite3
@@ -16,7 +18,7 @@ import pytest
 
 import sufficient_context as sc
 from sufficient_context.gate import evaluate_retrieval
-from sufficient_context.querylog import QueryLog, QueryLogError
+from sufficient_context.querylog import QueryLog, QueryLogError, QueryLogWarning
 
 CHUNKS = [
     {"id": "IPC_302", "content": "Whoever commits murder ...", "score": 0.83},
@@ -198,7 +200,7 @@ def test_corrupt_copy_gives_a_clear_error_and_the_original_keeps_its_rows(tmp_pa
         assert log.rows()[19]["question"] == "question 19"
 
 
-def test_damaged_pages_are_reported_on_use(tmp_path: Path) -> None:
+def test_damaged_pages_are_refused_at_open_and_read_only_reads_what_remains(tmp_path: Path) -> None:
     path = tmp_path / "log.db"
     with QueryLog(path) as log:
         _fill(log, 60)
@@ -206,11 +208,27 @@ def test_damaged_pages_are_reported_on_use(tmp_path: Path) -> None:
     page = int.from_bytes(data[16:18], "big")
     data[page:] = b"\xff" * (len(data) - page)  # keep the schema page, wreck the rest
     path.write_bytes(bytes(data))
-    with QueryLog(path) as log:
+    with pytest.raises(QueryLogError, match=r"log\.db'.*corrupt.*read_only=True"):
+        QueryLog(path)
+    assert path.read_bytes() == bytes(data)  # left untouched
+    with QueryLog(path, read_only=True) as log:
         with pytest.raises(QueryLogError, match=r"cannot read query log .* corrupt"):
             log.summary()
-        with pytest.raises(QueryLogError, match=r"cannot write to query log .* corrupt"):
+        with pytest.raises(QueryLogError, match="opened read-only"):
             log.record("q", [], "normal")
+
+
+def test_a_damaged_tail_keeps_earlier_rows_readable(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    with QueryLog(path) as log:
+        _fill(log, 400)
+    data = bytearray(path.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    data[-page_size:] = b"\xff" * page_size  # wreck the last page only
+    path.write_bytes(bytes(data))
+    with QueryLog(path, read_only=True) as log:
+        rows = log.rows(limit=5)
+    assert [r["question"] for r in rows] == [f"question {i}" for i in range(5)]
 
 
 def test_not_a_database_or_not_a_query_log(tmp_path: Path) -> None:
@@ -229,25 +247,39 @@ def test_not_a_database_or_not_a_query_log(tmp_path: Path) -> None:
         QueryLog(tmp_path / "missing-dir" / "log.db")
 
 
-def test_locked_database_gives_a_clear_error_and_loses_nothing(tmp_path: Path) -> None:
+def test_a_row_blocked_past_the_deadline_is_spilled_and_reported_not_lost(tmp_path: Path) -> None:
     path = tmp_path / "log.db"
-    log = QueryLog(path, timeout=0.05)
+    log = QueryLog(path, timeout=0.05, write_deadline=0.2)
     try:
         _fill(log, 5)
         blocker = sqlite3.connect(path, isolation_level=None)
-        blocker.execute("BEGIN IMMEDIATE")  # holds the write lock
+        blocker.execute("BEGIN IMMEDIATE")  # holds the write lock past the deadline
         try:
-            with pytest.raises(QueryLogError, match=r"log\.db'.*locked by another connection.*0\.05 s"):
-                log.record("blocked", [], "normal")
+            with pytest.warns(QueryLogWarning, match=r"log\.db'.*locked by another connection.*spill\.jsonl"):
+                assert log.record("blocked", [{"id": "a", "score": 0.5}], "normal") == -1
             assert len(log) == 5  # WAL: reading still works under a writer's lock
         finally:
             blocker.execute("ROLLBACK")
             blocker.close()
+        spilled = [json.loads(line) for line in (tmp_path / "log.db.spill.jsonl").read_text().splitlines()]
+        assert [(r["question"], r["decision"]) for r in spilled] == [("blocked", "normal")]
+        assert json.loads(spilled[0]["chunks"]) == [{"id": "a", "score": 0.5}]
         log.record("after", [], "normal")
         assert [row["question"] for row in log.rows()][-2:] == ["question 4", "after"]
-        assert len(log) == 6
     finally:
         log.close()
+
+
+def test_a_lock_shorter_than_the_deadline_is_waited_out(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    with QueryLog(path, timeout=0.01, write_deadline=10) as log:
+        blocker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        blocker.execute("BEGIN IMMEDIATE")
+        release = threading.Timer(0.3, lambda: blocker.execute("COMMIT"))
+        release.start()
+        assert log.record("retried", [], "normal") == 1  # busy attempts retried with backoff
+        release.join()
+        blocker.close()
 
 
 def test_busy_timeout_waits_for_a_short_lock(tmp_path: Path) -> None:
@@ -423,3 +455,112 @@ def test_a_log_from_the_first_release_gains_the_new_columns(tmp_path: Path) -> N
     assert rows[0]["feedback_correct"] is True
     assert rows[1]["id"] == row_id
     assert rows[1]["latency_ms"] == 2.0
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Hardening: contention, foreign files, fork, bad text, odd paths
+# ---------------------------------------------------------------------------------------------------------------------
+def test_eight_logs_on_one_file_from_threads_lose_no_row(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    for run in range(2):
+        logs = [QueryLog(path, timeout=0.01) for _ in range(8)]  # short busy waits: the retries do the work
+        barrier = threading.Barrier(len(logs))
+
+        def work(log: QueryLog, t: int, run: int = run, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            for i in range(500):
+                assert log.record(f"r{run} t{t} q{i}", [], "normal") > 0
+
+        workers = [threading.Thread(target=work, args=(log, t)) for t, log in enumerate(logs)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        for log in logs:
+            log.close()
+        with QueryLog(path) as log:
+            assert len(log) == 8 * 500 * (run + 1)
+    assert not (tmp_path / "log.db.spill.jsonl").exists()
+
+
+def _write_rows(path: str, worker: int) -> None:
+    with QueryLog(path, timeout=0.01) as log:
+        for i in range(500):
+            log.record(f"p{worker} q{i}", [], "normal")
+
+
+def test_four_processes_on_one_file_lose_no_row(tmp_path: Path) -> None:
+    path = str(tmp_path / "log.db")
+    QueryLog(path).close()
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_write_rows, args=(path, w)) for w in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert [w.exitcode for w in workers] == [0, 0, 0, 0]
+    with QueryLog(path) as log:
+        questions = [row["question"] for row in log.rows()]
+    assert len(questions) == 2000
+    assert len(set(questions)) == 2000
+
+
+def test_another_applications_database_is_refused_unless_shared(tmp_path: Path) -> None:
+    path = tmp_path / "app.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE users (name TEXT)")
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(QueryLogError, match=r"holds other tables \(users\).*shared_database=True"):
+        QueryLog(path)
+    assert path.read_bytes() == before
+    with QueryLog(path, shared_database=True) as log:
+        log.record("q", [], "normal")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # left as it was
+        assert conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 0
+    conn.close()
+
+
+def test_busy_timeout_is_clamped_to_what_sqlite_reads(tmp_path: Path) -> None:
+    with QueryLog(tmp_path / "log.db", timeout=1e9) as log:  # 1e12 ms would read as 0: "never wait"
+        assert log._connection().execute("PRAGMA busy_timeout").fetchone()[0] == 2**31 - 1
+
+
+def test_a_forked_child_opens_its_own_connection(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    with QueryLog(path) as log:
+        log.record("parent before", [], "normal")
+        pid = os.fork()
+        if pid == 0:  # the child: writes through the inherited object, then leaves without cleanup
+            code = 0
+            try:
+                log.record("child", [], "normal")
+                code = 0 if log._conn is not None and log._orphans else 3
+            except BaseException:
+                code = 4
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        log.record("parent after", [], "normal")
+        assert [row["question"] for row in log.rows()] == ["parent before", "child", "parent after"]
+
+
+def test_lone_surrogates_are_stored_with_replacement_characters(tmp_path: Path) -> None:
+    with QueryLog(tmp_path / "log.db") as log:
+        log.record("bad \ud800 question", [{"id": "x\udfff", "score": 0.5}], "normal", answer="a\ud83d")
+        log.feedback(1, True, note="n\udc00")
+        row = log.rows()[0]
+    assert row["question"] == "bad \ufffd question"
+    assert row["chunks"] == [{"id": "x\ufffd", "score": 0.5}]
+    assert row["answer"] == "a\ufffd"
+    assert row["feedback_note"] == "n\ufffd"
+
+
+def test_a_path_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(QueryLogError, match="not a regular file"):
+        QueryLog(fifo)
+    with pytest.raises(QueryLogError, match="not a regular file"):
+        QueryLog(tmp_path)  # a directory

@@ -11,16 +11,20 @@ import json
 import math
 import os
 import sqlite3
+import stat
 import threading
+import urllib.parse
+import warnings
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
 
-from .chunks import as_chunks
+from .inputs import chunk_refs, clean_text, decision_facts, finite_or_none, str_list
+from .writer import file_lock, is_busy, spill, with_retries
 
-__all__ = ["ANSWERED_DECISIONS", "REFUSED_DECISIONS", "QueryLog", "QueryLogError"]
+__all__ = ["ANSWERED_DECISIONS", "REFUSED_DECISIONS", "QueryLog", "QueryLogError", "QueryLogWarning"]
 
 _BASE_COLUMNS = ("id", "question", "chunks", "decision", "score", "answer", "timestamp")
 # Added after the first release: (name, SQL type); opening an older log adds them.
@@ -64,35 +68,71 @@ REFUSED_DECISIONS = ("insufficient_evidence", "no_evidence", "refused", "insuffi
 _QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
 
 
+_MAX_BUSY_MS = 2**31 - 1  # SQLite reads a larger busy_timeout as 0: "never wait"
+_INTERNAL_TABLES = ("query_log", "sqlite_sequence")
+
+
 class QueryLogError(RuntimeError):
-    """The query log file cannot be used: not a SQLite database, corrupt, locked too long, or closed."""
+    """The query log file cannot be used: not a SQLite database, corrupt, another application's database, not a
+    regular file, read-only, or closed."""
+
+
+class QueryLogWarning(RuntimeWarning):
+    """A row could not be written to the log (after retries) and was spilled to the side file instead."""
 
 
 class QueryLog:
-    """Append-only SQLite log of questions, the chunks retrieved for them, the gate decision and the answer.
+    """Append-only SQLite log of questions, the chunks retrieved for them, the decision and the answer.
 
     Parameters
     ----------
     path : str or os.PathLike
-        The database file (created when missing). ``":memory:"`` keeps the log in memory.
+        The database file (created when missing; it must be a regular file). ``":memory:"`` keeps the log in memory.
     timeout : float
-        Seconds to wait for another connection's lock before `QueryLogError` (SQLite's busy timeout).
+        Seconds one SQLite attempt waits for another connection's lock (busy timeout; capped at 2^31 - 1 ms).
+    write_deadline : float
+        Seconds `record` keeps retrying, with backoff, while the file stays busy. A row that still cannot be written
+        (busy past the deadline, read-only file, disk full) is appended to ``<path>.spill.jsonl``, a
+        `QueryLogWarning` says so, and `record` returns -1: no row is silently dropped.
+    shared_database : bool
+        Allow a file that holds other applications' tables: the ``query_log`` table is added to it and its journal
+        mode is left alone. Without it such a file is refused, and QueryLog's own file is switched to WAL.
+    read_only : bool
+        Open for reading only (no schema change, `record` raises): how to read what remains of a corrupt log.
 
-    Safe to use from many threads at once (one connection behind a lock); several processes may share the file.
+    Safe to use from many threads at once; writers of one file within a process take turns (one lock per file),
+    several processes may share the file. After ``fork()`` the child opens its own connection.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 5.0) -> None:
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout):
-            raise TypeError(f"timeout must be a finite number of seconds; got {timeout!r}")
-        if timeout < 0:
-            raise ValueError(f"timeout must be >= 0; got {timeout!r}")
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        timeout: float = 5.0,
+        write_deadline: float = 30.0,
+        shared_database: bool = False,
+        read_only: bool = False,
+    ) -> None:
+        for name, value in (("timeout", timeout), ("write_deadline", write_deadline)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise TypeError(f"{name} must be a finite number of seconds; got {value!r}")
+            if value < 0:
+                raise ValueError(f"{name} must be >= 0; got {value!r}")
+        for name, flag in (("shared_database", shared_database), ("read_only", read_only)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be a bool; got {type(flag).__name__}")
         self._path = os.fspath(path)
         if not isinstance(self._path, str):
             raise TypeError(f"path must be a str or os.PathLike[str]; got {type(path).__name__}")
         self._timeout = float(timeout)
+        self._write_deadline = float(write_deadline)
+        self._shared = shared_database
+        self._read_only = read_only
         self._lock = threading.Lock()
+        self._orphans: list[sqlite3.Connection] = []  # connections inherited through fork(): never closed here
         self._conn: sqlite3.Connection | None = None
         self._conn = self._open()
+        self._pid = os.getpid()
 
     @property
     def path(self) -> str:
@@ -110,38 +150,84 @@ class QueryLog:
         return QueryLogError(f"cannot {action} query log {self._path!r}: {detail}")
 
     def _open(self) -> sqlite3.Connection:
+        if self._path != ":memory:" and os.path.exists(self._path):
+            mode = os.stat(self._path).st_mode
+            if not stat.S_ISREG(mode):  # a FIFO or device would block or be damaged
+                raise QueryLogError(f"cannot open query log {self._path!r}: it is not a regular file")
         try:
             # Autocommit (isolation_level=None): each INSERT is its own committed transaction.
-            conn = sqlite3.connect(self._path, timeout=self._timeout, check_same_thread=False, isolation_level=None)
+            if self._read_only:
+                uri = f"file:{urllib.parse.quote(os.path.abspath(self._path))}?mode=ro"
+                conn = sqlite3.connect(uri, uri=True, timeout=self._timeout, check_same_thread=False,
+                                       isolation_level=None)  # fmt: skip
+            else:
+                conn = sqlite3.connect(self._path, timeout=self._timeout, check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:
             raise self._error("open", exc) from exc
         try:
-            conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
-            exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'query_log'").fetchone()
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
-                conn.execute("PRAGMA journal_mode = WAL")
-            if exists:
+            conn.execute(f"PRAGMA busy_timeout = {min(int(self._timeout * 1000), _MAX_BUSY_MS)}")
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            self._check_integrity(conn)
+            foreign = sorted(tables - set(_INTERNAL_TABLES))
+            if foreign and not self._shared:
+                raise QueryLogError(
+                    f"cannot open query log {self._path!r}: the file holds other tables ({', '.join(foreign[:5])}); "
+                    "it looks like another application's database. Pass shared_database=True to add the query_log "
+                    "table to it (its journal mode is then left alone)"
+                )
+            ours = not self._read_only and not self._shared
+            if ours and conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
+                conn.execute("PRAGMA journal_mode = WAL")  # our own file: readers never block the writer
+            if "query_log" in tables:
                 columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(query_log)"))
                 if not set(_BASE_COLUMNS) <= set(columns):
-                    conn.close()
                     raise QueryLogError(
                         f"cannot open query log {self._path!r}: its query_log table has columns {list(columns)}, "
                         f"not {list(_BASE_COLUMNS)}; it is not a sufficient_context query log"
                     )
-                for name, sql_type in _ADDED_COLUMNS:  # a log from an earlier version: add what it lacks
-                    if name not in columns:
-                        conn.execute(f"ALTER TABLE query_log ADD COLUMN {name} {sql_type}")
+                if not self._read_only:
+                    for name, sql_type in _ADDED_COLUMNS:  # a log from an earlier version: add what it lacks
+                        if name not in columns:
+                            conn.execute(f"ALTER TABLE query_log ADD COLUMN {name} {sql_type}")
+            elif self._read_only:
+                raise QueryLogError(f"cannot open query log {self._path!r} read-only: it has no query_log table")
             else:
                 conn.execute(_SCHEMA)
+        except QueryLogError:
+            conn.close()
+            raise
         except sqlite3.Error as exc:
             conn.close()
             raise self._error("open", exc) from exc
         return conn
 
+    def _check_integrity(self, conn: sqlite3.Connection) -> None:
+        """A damaged file is refused at open (read-only mode reads what remains)."""
+        if self._path == ":memory:" or self._read_only:
+            return
+        result = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+        if result != ["ok"]:
+            detail = "; ".join(line.strip() for item in result for line in str(item).splitlines() if line.strip())
+            raise QueryLogError(
+                f"cannot open query log {self._path!r}: the file is corrupt ({detail}); it was "
+                "left untouched. Open it with QueryLog(path, read_only=True) to read the rows that remain"
+            )
+
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             raise QueryLogError(f"query log {self._path!r} is closed")
         return self._conn
+
+    def _after_fork(self) -> None:
+        """In a forked child: a fresh lock and connection; the parent's connection is kept, never used or closed
+        (closing it could checkpoint or delete the parent's WAL)."""
+        if self._pid == os.getpid():
+            return
+        self._lock = threading.Lock()
+        if self._conn is not None:
+            self._orphans.append(self._conn)
+            self._conn = self._open()
+        self._pid = os.getpid()
 
     # -- writing -------------------------------------------------------------------------------------------------
 
@@ -179,7 +265,7 @@ class QueryLog:
         """
         if not isinstance(question, str):
             raise TypeError(f"question must be a str; got {type(question).__name__}")
-        facts = _decision_facts(decision)
+        facts = decision_facts(decision)
         decision_name = facts["decision"]
         score = facts.get("score") if score is None else score
         answer = facts.get("answer") if answer is None else answer
@@ -189,31 +275,56 @@ class QueryLog:
             removed_sentences = facts.get("removed_sentences")
         if latency_ms is None:
             latency_ms = facts.get("latency_ms")
-        score = _finite_or_none(score, "score")
-        coverage = _finite_or_none(attribution_coverage, "attribution_coverage")
+        score = finite_or_none(score, "score")
+        coverage = finite_or_none(attribution_coverage, "attribution_coverage")
         if coverage is not None and not 0.0 <= coverage <= 1.0:
             raise ValueError(f"attribution_coverage must be in [0, 1]; got {coverage!r}")
-        latency = _finite_or_none(latency_ms, "latency_ms")
+        latency = finite_or_none(latency_ms, "latency_ms")
         if latency is not None and latency < 0:
             raise ValueError(f"latency_ms must be >= 0; got {latency!r}")
-        removed = None if removed_sentences is None else _str_list(removed_sentences, "removed_sentences")
+        removed = None if removed_sentences is None else str_list(removed_sentences, "removed_sentences")
         if answer is not None and not isinstance(answer, str):
             raise TypeError(f"answer must be a str or None; got {type(answer).__name__}")
-        refs = json.dumps(_chunk_refs(chunks), ensure_ascii=False)
-        stamp = datetime.now(timezone.utc).isoformat()
-        values = (question, refs, decision_name, score, answer, stamp, coverage,
-                  None if removed is None else json.dumps(removed, ensure_ascii=False), latency)  # fmt: skip
-        with self._lock:
-            conn = self._connection()
-            try:
-                cursor = conn.execute(
-                    "INSERT INTO query_log (question, chunks, decision, score, answer, timestamp, "
-                    "attribution_coverage, removed_sentences, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    values,
-                )
-            except sqlite3.Error as exc:
-                raise self._error("write to", exc) from exc
-            return int(cursor.lastrowid or 0)
+        refs = [{"id": clean_text(str(ref["id"])), "score": ref["score"]} for ref in chunk_refs(chunks)]
+        row = {
+            "question": clean_text(question),
+            "chunks": json.dumps(refs, ensure_ascii=False),
+            "decision": clean_text(decision_name),
+            "score": score,
+            "answer": None if answer is None else clean_text(answer),
+            "timestamp": datetime.now(timezone.utc).isoformat(),
+            "attribution_coverage": coverage,
+            "removed_sentences": None if removed is None else json.dumps([clean_text(r) for r in removed]),
+            "latency_ms": latency,
+        }
+        return self._insert(row)
+
+    def _insert(self, row: dict[str, Any]) -> int:
+        if self._read_only:
+            raise QueryLogError(f"cannot write to query log {self._path!r}: it was opened read-only")
+        self._after_fork()
+        sql = f"INSERT INTO query_log ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})"
+        values = tuple(row.values())
+
+        def attempt() -> int:
+            with file_lock(self._path), self._lock:  # writers of this file in this process take turns
+                cursor = self._connection().execute(sql, values)
+                return int(cursor.lastrowid or 0)
+
+        try:
+            return with_retries(attempt, self._write_deadline)
+        except sqlite3.Error as exc:
+            error = self._error("write to", exc)
+            # Busy past the deadline, a read-only file, a full disk: keep the row beside the log and say so. A
+            # corrupt file is an error of its own: nothing more should be written near it.
+            if self._path == ":memory:" or not (is_busy(exc) or _is_unwritable(exc)):
+                raise error from exc
+        try:
+            target = spill(self._path, row, str(error))
+        except OSError as spill_exc:
+            raise QueryLogError(f"{error}; the row could not be spilled either: {spill_exc}") from spill_exc
+        warnings.warn(QueryLogWarning(f"{error}; the row was appended to {target!r}"), stacklevel=3)
+        return -1
 
     def feedback(self, row_id: int, correct: bool, note: str | None = None) -> None:
         """Store a user's verdict on row `row_id` (given again, the last one wins).
@@ -227,21 +338,29 @@ class QueryLog:
         if note is not None and not isinstance(note, str):
             raise TypeError(f"note must be a str or None; got {type(note).__name__}")
         stamp = datetime.now(timezone.utc).isoformat()
-        with self._lock:
-            conn = self._connection()
-            try:
-                cursor = conn.execute(
+        if self._read_only:
+            raise QueryLogError(f"cannot write to query log {self._path!r}: it was opened read-only")
+        self._after_fork()
+        params = (int(correct), None if note is None else clean_text(note), stamp, row_id)
+
+        def attempt() -> sqlite3.Cursor:
+            with file_lock(self._path), self._lock:
+                return self._connection().execute(
                     "UPDATE query_log SET feedback_correct = ?, feedback_note = ?, feedback_at = ? WHERE id = ?",
-                    (int(correct), note, stamp, row_id),
+                    params,
                 )
-            except sqlite3.Error as exc:
-                raise self._error("write to", exc) from exc
+
+        try:
+            cursor = with_retries(attempt, self._write_deadline)
+        except sqlite3.Error as exc:
+            raise self._error("write to", exc) from exc
         if cursor.rowcount == 0:
             raise KeyError(f"row_id {row_id} names no row of query log {self._path!r}")
 
     # -- reading -------------------------------------------------------------------------------------------------
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        self._after_fork()
         with self._lock:
             conn = self._connection()
             try:
@@ -361,106 +480,35 @@ class QueryLog:
             conn.close()
 
     def __repr__(self) -> str:
-        return f"QueryLog({self._path!r}, timeout={self._timeout!r})"
+        extra = "".join(
+            f", {name}={value!r}"
+            for name, value, default in (
+                ("write_deadline", self._write_deadline, 30.0),
+                ("shared_database", self._shared, False),
+                ("read_only", self._read_only, False),
+            )
+            if value != default
+        )
+        return f"QueryLog({self._path!r}, timeout={self._timeout!r}{extra})"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"path": self._path, "timeout": self._timeout}  # the configuration: the file is reopened
+        # The configuration: the file is reopened where the object lands.
+        return {
+            "path": self._path,
+            "timeout": self._timeout,
+            "write_deadline": self._write_deadline,
+            "shared_database": self._shared,
+            "read_only": self._read_only,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        type(self).__init__(self, state["path"], timeout=state["timeout"])
+        path = state.pop("path")
+        type(self).__init__(self, path, **state)
 
 
-def _decision_facts(decision: Any) -> dict[str, Any]:
-    """What a decision object says, by duck typing (see `QueryLog.record`)."""
-    if isinstance(decision, str):
-        if not decision:
-            raise TypeError("decision must be a non-empty str or a decision object; got ''")
-        return {"decision": decision}
-    status = getattr(decision, "status", None)
-    if isinstance(status, str) and hasattr(decision, "attribution_coverage"):  # a GroundedAnswer envelope
-        return {
-            "decision": status,
-            "score": getattr(decision, "confidence", None),
-            "answer": getattr(decision, "answer", None),
-            "attribution_coverage": decision.attribution_coverage,
-            "removed_sentences": getattr(decision, "removed_sentences", None),
-            "latency_ms": getattr(decision, "elapsed_ms", None),
-        }
-    outcome = getattr(decision, "outcome", None)
-    if isinstance(outcome, str):  # a RetrievalDecision
-        return {"decision": outcome, "score": getattr(decision, "max_score", None)}
-    level = getattr(decision, "level", None)
-    if level is not None and hasattr(decision, "score"):  # a SufficiencyResult
-        return {"decision": str(getattr(level, "value", level)), "score": decision.score,
-                "latency_ms": getattr(decision, "elapsed_ms", None)}  # fmt: skip
-    if hasattr(decision, "is_grounded") and hasattr(decision, "supported_ratio"):  # an AnswerCoverage
-        return {
-            "decision": "grounded" if decision.is_grounded else "not_grounded",
-            "score": decision.supported_ratio,
-            "attribution_coverage": getattr(decision, "attribution_coverage", None),
-        }
-    raise TypeError(
-        "decision must be a non-empty str, a RetrievalDecision, a GroundedAnswer, a SufficiencyResult or an "
-        f"AnswerCoverage; got {type(decision).__name__}"
+def _is_unwritable(exc: sqlite3.Error) -> bool:
+    name = getattr(exc, "sqlite_errorname", "")
+    text = str(exc)
+    return name.startswith(("SQLITE_READONLY", "SQLITE_FULL", "SQLITE_CANTOPEN", "SQLITE_IOERR")) or any(
+        word in text for word in ("readonly", "read-only", "disk is full", "unable to open")
     )
-
-
-def _finite_or_none(value: Any, name: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number or None; got {type(value).__name__}")
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be finite; got {number!r}")
-    return number
-
-
-def _str_list(values: Iterable[str], name: str) -> list[str]:
-    if isinstance(values, str):
-        raise TypeError(f"{name} must be an iterable of str, not a str")
-    out = list(values)
-    for i, value in enumerate(out):
-        if not isinstance(value, str):
-            raise TypeError(f"{name}[{i}] must be a str; got {type(value).__name__}")
-    return out
-
-
-def _chunk_refs(chunks: Any) -> list[dict[str, Any]]:
-    """Id and score of each chunk; only those are stored, so chunks given as id + score need no content."""
-    if isinstance(chunks, Mapping):
-        refs = []
-        for key, value in chunks.items():
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, np.number))):
-                raise TypeError(f"chunks[{key!r}] must be a score (number) or None; got {type(value).__name__}")
-            if value is not None and not math.isfinite(float(value)):
-                raise ValueError(f"chunks[{key!r}] must be finite; got {float(value)!r}")
-            refs.append({"id": str(key), "score": None if value is None else float(value)})
-        return refs
-    if isinstance(chunks, (str, bytes)):
-        raise TypeError(f"chunks must be a sequence of chunks or a mapping id -> score; got {type(chunks).__name__}")
-    items = list(chunks)
-    if all(_is_reference(item) for item in items):
-        return [_reference(item, i) for i, item in enumerate(items)]
-    return [{"id": c.id, "score": c.score} for c in as_chunks(items)]
-
-
-def _is_reference(item: Any) -> bool:
-    """An id + score without content: ``{"id", "score"}``, ``(id, score)``, or an object with ``id`` and ``score``."""
-    if isinstance(item, Mapping):
-        return "id" in item and "content" not in item and "page_content" not in item and "text" not in item
-    if isinstance(item, tuple):
-        return len(item) == 2 and isinstance(item[0], str)
-    return hasattr(item, "id") and hasattr(item, "score") and not hasattr(item, "content")
-
-
-def _reference(item: Any, i: int) -> dict[str, Any]:
-    if isinstance(item, Mapping):
-        key, score = item["id"], item.get("score")
-    elif isinstance(item, tuple):
-        key, score = item
-    else:
-        key, score = item.id, item.score
-    if key is None or (isinstance(key, str) and not key):
-        raise ValueError(f"chunks[{i}] has no id")
-    return {"id": str(key), "score": _finite_or_none(score, f"chunks[{i}].score")}

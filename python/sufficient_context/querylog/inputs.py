@@ -1,0 +1,117 @@
+"""What QueryLog.record accepts, reduced to what it stores: decision facts and chunk ids with scores."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..chunks import as_chunks
+
+__all__ = ["chunk_refs", "clean_text", "decision_facts", "finite_or_none", "str_list"]
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(value: str) -> str:
+    """The text with lone surrogates replaced by U+FFFD: SQLite stores UTF-8, which cannot hold them."""
+    return _SURROGATES.sub("\ufffd", value)
+
+
+def decision_facts(decision: Any) -> dict[str, Any]:
+    """What a decision object says, by duck typing (see `QueryLog.record`)."""
+    if isinstance(decision, str):
+        if not decision:
+            raise TypeError("decision must be a non-empty str or a decision object; got ''")
+        return {"decision": decision}
+    status = getattr(decision, "status", None)
+    if isinstance(status, str) and hasattr(decision, "attribution_coverage"):  # a GroundedAnswer envelope
+        return {
+            "decision": status,
+            "score": getattr(decision, "confidence", None),
+            "answer": getattr(decision, "answer", None),
+            "attribution_coverage": decision.attribution_coverage,
+            "removed_sentences": getattr(decision, "removed_sentences", None),
+            "latency_ms": getattr(decision, "elapsed_ms", None),
+        }
+    outcome = getattr(decision, "outcome", None)
+    if isinstance(outcome, str):  # a RetrievalDecision
+        return {"decision": outcome, "score": getattr(decision, "max_score", None)}
+    level = getattr(decision, "level", None)
+    if level is not None and hasattr(decision, "score"):  # a SufficiencyResult
+        return {"decision": str(getattr(level, "value", level)), "score": decision.score,
+                "latency_ms": getattr(decision, "elapsed_ms", None)}  # fmt: skip
+    if hasattr(decision, "is_grounded") and hasattr(decision, "supported_ratio"):  # an AnswerCoverage
+        return {
+            "decision": "grounded" if decision.is_grounded else "not_grounded",
+            "score": decision.supported_ratio,
+            "attribution_coverage": getattr(decision, "attribution_coverage", None),
+        }
+    raise TypeError(
+        "decision must be a non-empty str, a RetrievalDecision, a GroundedAnswer, a SufficiencyResult or an "
+        f"AnswerCoverage; got {type(decision).__name__}"
+    )
+
+
+def finite_or_none(value: Any, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number or None; got {type(value).__name__}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite; got {number!r}")
+    return number
+
+
+def str_list(values: Iterable[str], name: str) -> list[str]:
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be an iterable of str, not a str")
+    out = list(values)
+    for i, value in enumerate(out):
+        if not isinstance(value, str):
+            raise TypeError(f"{name}[{i}] must be a str; got {type(value).__name__}")
+    return out
+
+
+def chunk_refs(chunks: Any) -> list[dict[str, Any]]:
+    """Id and score of each chunk; only those are stored, so chunks given as id + score need no content."""
+    if isinstance(chunks, Mapping):
+        refs = []
+        for key, value in chunks.items():
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, np.number))):
+                raise TypeError(f"chunks[{key!r}] must be a score (number) or None; got {type(value).__name__}")
+            if value is not None and not math.isfinite(float(value)):
+                raise ValueError(f"chunks[{key!r}] must be finite; got {float(value)!r}")
+            refs.append({"id": str(key), "score": None if value is None else float(value)})
+        return refs
+    if isinstance(chunks, (str, bytes)):
+        raise TypeError(f"chunks must be a sequence of chunks or a mapping id -> score; got {type(chunks).__name__}")
+    items = list(chunks)
+    if all(_is_reference(item) for item in items):
+        return [_reference(item, i) for i, item in enumerate(items)]
+    return [{"id": c.id, "score": c.score} for c in as_chunks(items)]
+
+
+def _is_reference(item: Any) -> bool:
+    """An id + score without content: ``{"id", "score"}``, ``(id, score)``, or an object with ``id`` and ``score``."""
+    if isinstance(item, Mapping):
+        return "id" in item and "content" not in item and "page_content" not in item and "text" not in item
+    if isinstance(item, tuple):
+        return len(item) == 2 and isinstance(item[0], str)
+    return hasattr(item, "id") and hasattr(item, "score") and not hasattr(item, "content")
+
+
+def _reference(item: Any, i: int) -> dict[str, Any]:
+    if isinstance(item, Mapping):
+        key, score = item["id"], item.get("score")
+    elif isinstance(item, tuple):
+        key, score = item
+    else:
+        key, score = item.id, item.score
+    if key is None or (isinstance(key, str) and not key):
+        raise ValueError(f"chunks[{i}] has no id")
+    return {"id": str(key), "score": finite_or_none(score, f"chunks[{i}].score")}

@@ -1,0 +1,74 @@
+"""Writing rows without losing them: one lock per file within a process, retries with backoff while SQLite reports
+the file busy, and a spill file for a row that still cannot be written."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+__all__ = ["file_lock", "is_busy", "spill", "with_retries"]
+
+_T = TypeVar("_T")
+_LOCKS: dict[str, threading.Lock] = {}
+_GUARD = threading.Lock()
+_FIRST_DELAY = 0.001  # seconds; doubled after each busy attempt, up to _MAX_DELAY, with jitter
+_MAX_DELAY = 0.1
+
+
+def file_lock(path: str) -> threading.Lock:
+    """The lock every QueryLog of this process takes to write `path`: writers of one file queue here instead of
+    starving each other in SQLite's busy handler."""
+    key = path if path == ":memory:" else os.path.realpath(path)
+    with _GUARD:
+        lock = _LOCKS.get(key)
+        if lock is None:
+            lock = _LOCKS[key] = threading.Lock()
+        return lock
+
+
+def _after_fork_in_child() -> None:
+    # A lock held by another thread at fork() time would stay held forever in the child.
+    global _GUARD
+    _GUARD = threading.Lock()
+    _LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def is_busy(exc: sqlite3.Error) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock (worth retrying)."""
+    name = getattr(exc, "sqlite_errorname", "")
+    text = str(exc)
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text or "busy" in text
+
+
+def with_retries(attempt: Callable[[], _T], deadline_seconds: float) -> _T:
+    """`attempt()`, retried with exponential backoff while the file is busy, until `deadline_seconds` have passed
+    (then the last error propagates). Other errors propagate at once."""
+    started = time.monotonic()
+    delay = _FIRST_DELAY
+    while True:
+        try:
+            return attempt()
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc) or time.monotonic() - started >= deadline_seconds:
+                raise
+        time.sleep(delay * (0.5 + random.random()))
+        delay = min(delay * 2.0, _MAX_DELAY)
+
+
+def spill(path: str, row: dict[str, Any], error: str) -> str:
+    """Append the row, as one JSON line with the error, to ``<path>.spill.jsonl``; return that path."""
+    target = f"{path}.spill.jsonl"
+    record = {"spilled_at": datetime.now(timezone.utc).isoformat(), "error": error, **row}
+    with open(target, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return target
