@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
+from typing import Any
+
+INT_MAX = 2**31 - 1  # counts beyond this are never meaningful, and the core's integers must hold them
 
 
 def str_tuple(values: Iterable[str], name: str) -> tuple[str, ...]:
@@ -18,3 +22,17 @@ def str_tuple(values: Iterable[str], name: str) -> tuple[str, ...]:
         if not isinstance(item, str):
             raise TypeError(f"{name}[{i}] must be str; got {type(item).__name__}")
     return items
+
+
+def int_in_range(value: Any, name: str, minimum: int = 1, maximum: int = INT_MAX) -> int:
+    """`value` as an int in [minimum, maximum] (any integer type: int, NumPy integers); TypeError naming `name`
+    for a bool or a non-integer, ValueError for one out of range (including integers too wide for the core)."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise TypeError(f"{name} must be an int; got bool")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int; got {type(value).__name__}") from None
+    if not minimum <= number <= maximum:
+        raise ValueError(f"{name} must be an int in [{minimum}, {maximum}]; got {number}")
+    return number

@@ -282,6 +282,7 @@ NGRAM_MIN, NGRAM_MAX = 3, 5
 NGRAM_BUCKETS = 1 << 20
 RELEVANCE_SCALE = 0.5  # relevance = min(1, best char-n-gram cosine / RELEVANCE_SCALE)
 COVERAGE_POWER = 2  # coverage = (combined coverage) ** 2, so a missing aspect costs more than its share
+NO_KEY_TERMS = "The query has no key terms to look for (only stop words or punctuation)"
 SCORE_EXPONENT = 2.0  # calibration: score = (weighted mean of the signals) ** SCORE_EXPONENT
 DENSITY_WORDS = 50  # content words at which the length half of density saturates
 DENSITY_SHARE = 0.4  # share of content words at which the substance half of density saturates
@@ -576,8 +577,8 @@ def default_score(
             polarity *= CONTRADICTION_FACTOR
         combined = (DOC_SHARE * doc_cov + (1.0 - DOC_SHARE) * relation) * polarity
         coverage = combined**COVERAGE_POWER
-    else:  # no content term in the query
-        doc_cov = relation = coverage = 1.0
+    else:  # no content term in the query: nothing of it can be found, so nothing is covered
+        doc_cov = relation = coverage = 0.0
         polarity_ok = True
 
     relevance = min(1.0, relevance_raw / RELEVANCE_SCALE) if qnorm > 0.0 else 0.0
@@ -633,6 +634,8 @@ def default_score(
             aspects.append(f"Query term '{surface[t]}' only partly matched in context")
         else:
             aspects.append(f"Query term '{surface[t]}' not found in context")
+    if total <= 0.0:
+        aspects.append(NO_KEY_TERMS)
     if total > 0.0 and relation < 0.5:
         aspects.append("Query terms never appear together in one sentence")
     if not polarity_ok:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 import math
-import operator
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
@@ -29,6 +28,7 @@ from typing import Any, Callable, TypedDict, Union
 import numpy as np
 from numpy.typing import NDArray
 
+from ._args import int_in_range
 from ._core import checker as _core
 from ._word_relations import english_word_relations
 from .chunks import Chunk, ChunkLike, as_chunks
@@ -357,7 +357,7 @@ class SufficientContextChecker:
         if not isinstance(scoring, str):
             raise TypeError(f"scoring must be a str ('default' or 'reference'); got {type(scoring).__name__}")
         sufficient, partial = _thresholds(thresholds)
-        min_contexts = _int(min_contexts, "min_contexts")
+        min_contexts = int_in_range(min_contexts, "min_contexts")
         recency_days = _real(recency_days, "recency_days")
         overrides = _weight_overrides(weights)
         for name, flag in (("require_embeddings", require_embeddings), ("enabled", enabled),
@@ -540,7 +540,9 @@ class SufficientContextChecker:
         start = time.perf_counter()
         if not isinstance(query, str):
             raise TypeError(f"query must be a str; got {type(query).__name__}")
-        min_contexts = None if min_contexts is None else _int(min_contexts, "min_contexts")
+        if not query.strip() and self.scoring == "default":  # reference scoring reproduces the original as it was
+            raise ValueError("query must not be empty or blank: there is nothing to check the context against")
+        min_contexts = None if min_contexts is None else int_in_range(min_contexts, "min_contexts")
         recency_days = None if recency_days is None else _real(recency_days, "recency_days")
         now_s = _now_seconds(now)
         prepared = _Prepared(retrieved_contexts, "retrieved_contexts", self.scoring == "reference")
@@ -582,10 +584,10 @@ class SufficientContextChecker:
         for i, q in enumerate(queries):
             if not isinstance(q, str):
                 raise TypeError(f"queries[{i}] must be a str; got {type(q).__name__}")
-        threads_n = 0 if threads is None else _int(threads, "threads")
-        if threads is not None and threads_n < 1:
-            raise ValueError(f"threads must be >= 1 (or None for every core); got {threads_n}")
-        min_contexts = None if min_contexts is None else _int(min_contexts, "min_contexts")
+            if not q.strip() and self.scoring == "default":
+                raise ValueError(f"queries[{i}] must not be empty or blank")
+        threads_n = 0 if threads is None else int_in_range(threads, "threads")
+        min_contexts = None if min_contexts is None else int_in_range(min_contexts, "min_contexts")
         recency_days = None if recency_days is None else _real(recency_days, "recency_days")
         now_s = _now_seconds(now)
         reference = self.scoring == "reference"
@@ -798,15 +800,6 @@ def _now_seconds(now: NowLike) -> float:
     if not math.isfinite(value):
         raise ValueError(f"now must be finite; got {value}")
     return value
-
-
-def _int(value: Any, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an int; got bool")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int; got {type(value).__name__}") from None
 
 
 def _real(value: Any, name: str) -> float:

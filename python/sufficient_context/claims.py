@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import sentences as _sentences
-from ._args import str_tuple
+from ._args import int_in_range, str_tuple
 from ._core import claims as _core
 from ._word_relations import english_word_relations
 from .chunks import ChunkLike, as_chunks
@@ -482,8 +482,7 @@ class ClaimCoverage:
                 f"chunks_per_answer must have one chunk list per answer: {len(chunks_per_answer)} lists for "
                 f"{len(answers)} answers"
             )
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-            raise ValueError(f"threads must be a positive int or None; got {threads!r}")
+        threads = None if threads is None else int_in_range(threads, "threads")
         texts = [_clean(_require_str(a, f"answers[{i}]")) for i, a in enumerate(answers)]
         ids_lists, text_lists = [], []
         for i, chunks in enumerate(chunks_per_answer):

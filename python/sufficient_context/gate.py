@@ -9,7 +9,6 @@ adapts inputs and builds the result dicts and objects.
 from __future__ import annotations
 
 import html
-import operator
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -18,6 +17,7 @@ from typing import Any, Union, overload
 import numpy as np
 from numpy.typing import NDArray
 
+from ._args import int_in_range
 from ._core import gate as _core
 from .assembly import LOW_CONFIDENCE_BANNER
 from .chunks import Chunk, ChunkLike, as_chunks
@@ -59,15 +59,7 @@ class _GateConfig:
 
 
 def _positive_int(value: Any, name: str) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int; got bool")
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int; got {type(value).__name__}") from None
-    if number < 1:
-        raise ValueError(f"{name} must be >= 1; got {number}")
-    return number
+    return int_in_range(value, name, minimum=1)
 
 
 def _make_config(threshold: Any, strict_mode: Any, mode: Any, top_k: Any, enabled: bool) -> _GateConfig:

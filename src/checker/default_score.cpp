@@ -322,9 +322,10 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   }
 
   // --- coverage = (.35 document coverage + .65 relation) x polarity, squared
-  double doc_cov = 1.0;
-  double relation = 1.0;
-  double coverage = 1.0;
+  // A query without a content term: nothing of it can be found, so nothing is covered.
+  double doc_cov = 0.0;
+  double relation = 0.0;
+  double coverage = 0.0;
   bool polarity_ok = true;
   std::int32_t contradicted = -1;  // a query term whose antonym the best sentence holds
   if (q.total_weight > 0.0) {
@@ -445,6 +446,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     }
     result.missing_aspects.push_back(explain::quoted(prefix, term.surface, suffix));
   }
+  if (q.total_weight <= 0.0) result.missing_aspects.emplace_back(explain::kNoKeyTerms);
   if (q.total_weight > 0.0 && relation < 0.5) {
     result.missing_aspects.emplace_back(explain::kNotTogether);
   }

@@ -15,6 +15,8 @@ std::string too_few_contexts(std::size_t n, long long min_contexts);
 
 inline constexpr std::string_view kNoContext = "No relevant context found";
 inline constexpr std::string_view kThinContext = "Retrieved context lacks detailed information";
+inline constexpr std::string_view kNoKeyTerms =
+    "The query has no key terms to look for (only stop words or punctuation)";
 inline constexpr std::string_view kNotTogether =
     "Query terms never appear together in one sentence";
 inline constexpr std::string_view kQueryNegated =

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/checker.hpp"
+#include "checker/explain.hpp"
 
 namespace {
 
@@ -171,20 +172,23 @@ TEST(CheckerDefault, OneChunkOneWordByHand) {
   EXPECT_TRUE(r.missing_aspects.empty());  // density 0.51 is not below 0.5
 }
 
-TEST(CheckerDefault, QueryWithoutTermsCoversEverything) {
+TEST(CheckerDefault, QueryWithoutTermsCoversNothingAndSaysSo) {
   const ck::CheckResult r =
       make_checker(ck::Scoring::kDefault).check(input("What is it?", {"Anything."}));
-  EXPECT_DOUBLE_EQ(r.signals.coverage, 1.0);
+  EXPECT_DOUBLE_EQ(r.signals.coverage, 0.0);
   EXPECT_DOUBLE_EQ(r.signals.relevance, 0.0);  // no n-gram in the query
   EXPECT_TRUE(r.covered_terms.empty());
   EXPECT_TRUE(r.missing_terms.empty());
+  EXPECT_EQ(r.level, ck::Level::kInsufficient);
+  ASSERT_FALSE(r.missing_aspects.empty());
+  EXPECT_EQ(r.missing_aspects.front(), ck::explain::kNoKeyTerms);
 }
 
 TEST(CheckerDefault, EmptyQuery) {
   const ck::CheckResult r = make_checker(ck::Scoring::kDefault).check(input("", {"zebra"}));
-  EXPECT_DOUBLE_EQ(r.signals.coverage, 1.0);
+  EXPECT_DOUBLE_EQ(r.signals.coverage, 0.0);
   EXPECT_DOUBLE_EQ(r.signals.relevance, 0.0);
-  EXPECT_DOUBLE_EQ(r.doc_coverage, 1.0);
+  EXPECT_DOUBLE_EQ(r.doc_coverage, 0.0);
   EXPECT_TRUE(r.covered_terms.empty());
   const ck::CheckResult ref = make_checker(ck::Scoring::kReference).check(input("", {"zebra"}));
   EXPECT_DOUBLE_EQ(ref.signals.coverage, 1.0);

@@ -197,7 +197,7 @@ def test_bad_inputs_raise_naming_the_problem() -> None:
         checker.check_sufficiency("zebra", [{"content": 3}])
     with pytest.raises(ValueError, match=r"retrieved_contexts\[0\].score must be finite"):
         checker.check_sufficiency("zebra", [{"content": "a", "score": float("nan")}])
-    with pytest.raises(ValueError, match="min_contexts must be >= 1"):
+    with pytest.raises(ValueError, match=r"min_contexts must be an int in \[1, "):
         checker.check_sufficiency("zebra", ["zebra"], min_contexts=0)
     with pytest.raises(TypeError, match="min_contexts must be an int"):
         checker.check_sufficiency("zebra", ["zebra"], min_contexts=True)
@@ -219,7 +219,7 @@ def test_bad_inputs_raise_naming_the_problem() -> None:
         ({"thresholds": (0.8, -0.1)}, ValueError, "0 <= partial <= sufficient <= 1"),
         ({"thresholds": (0.8, float("nan"))}, ValueError, "0 <= partial <= sufficient <= 1"),
         ({"thresholds": (0.8,)}, TypeError, "thresholds must be a"),
-        ({"min_contexts": 0}, ValueError, "min_contexts must be >= 1"),
+        ({"min_contexts": 0}, ValueError, r"min_contexts must be an int in \[1, "),
         ({"min_contexts": 1.5}, TypeError, "min_contexts must be an int"),
         ({"recency_days": 0}, ValueError, "recency_days must be a finite number > 0"),
         ({"recency_days": -3.0}, ValueError, "recency_days"),
@@ -337,7 +337,7 @@ def test_html_has_badge_bars_and_terms() -> None:
 
 
 def _batch_inputs() -> tuple[list[str], list[list[Any]]]:
-    queries = [f"zebra {i} stripes section {i * 7}" for i in range(40)] + ["", "What is the penalty?"]
+    queries = [f"zebra {i} stripes section {i * 7}" for i in range(40)] + ["the", "What is the penalty?"]
     contexts: list[list[Any]] = [
         [f"Zebra number {i} has stripes.", {"content": f"Section {i * 7} text.", "timestamp": NOW - timedelta(days=i)}]
         for i in range(40)
@@ -368,7 +368,7 @@ def test_check_batch_errors_name_the_query() -> None:
         checker.check_batch(["a", "b"], [["x"], [{"id": 1}]])
     with pytest.raises(TypeError, match="queries must be a sequence"):
         checker.check_batch("ab", [["x"], ["y"]])
-    with pytest.raises(ValueError, match="threads must be >= 1"):
+    with pytest.raises(ValueError, match=r"threads must be an int in \[1, "):
         checker.check_batch(["a"], [["x"]], threads=0)
 
 

@@ -105,3 +105,37 @@ def test_configuration_files_that_are_not_files_or_not_yaml_are_named(tmp_path: 
         sc.GroundedAnswerer.from_config(str(binary))
     with pytest.raises(ValueError, match="cannot read configuration"):
         sc.GroundedAnswerer.from_config(str(tmp_path / "missing.yaml"))
+
+
+def test_an_empty_query_is_an_error_and_one_without_key_terms_says_so() -> None:
+    checker = sc.SufficientContextChecker()
+    for query in ("", "   \n\t"):
+        with pytest.raises(ValueError, match="query must not be empty or blank"):
+            checker.check_sufficiency(query, ["Theft is stealing."])
+    with pytest.raises(ValueError, match=r"queries\[1\] must not be empty"):
+        checker.check_batch(["theft", ""], [["Theft is stealing."], ["x"]])
+    result = checker.check_sufficiency("what is it?", ["Theft is stealing property from its owner."])
+    assert result.level is sc.Level.INSUFFICIENT
+    assert "The query has no key terms to look for (only stop words or punctuation)" in result.missing_aspects
+    assert result.signals["coverage"] == 0.0
+
+
+@pytest.mark.parametrize("value", [2**70, -(2**70), 2**31])
+def test_integers_too_wide_for_the_core_are_named(value: int) -> None:
+    with pytest.raises(ValueError, match=r"min_contexts must be an int in \[1, 2147483647\]"):
+        sc.SufficientContextChecker(min_contexts=value)
+    with pytest.raises(ValueError, match=r"top_k must be an int in \[1, "):
+        sc.EvidenceSufficiencyGate(top_k=value)
+    with pytest.raises(ValueError, match=r"min_chunks must be an int in \[1, "):
+        sc.evaluate_retrieval([0.5, 0.6], min_chunks=value)
+    with pytest.raises(ValueError, match=r"threads must be an int in \[1, "):
+        sc.SufficientContextChecker().check_batch(["q"], [["x"]], threads=value)
+
+
+def test_numpy_integers_are_accepted_wherever_ints_are() -> None:
+    answers = sc.ClaimCoverage().check_answers(
+        ["Theft is stealing [S1]."], [["Theft is stealing."]], threads=np.int64(2)
+    )
+    assert answers[0].is_grounded
+    results = sc.SufficientContextChecker().check_batch(["theft"], [["Theft is stealing."]], threads=np.int32(1))
+    assert len(results) == 1
