@@ -6,6 +6,7 @@ are the ids `ClaimCoverage` checks.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -91,13 +92,36 @@ def _first(metadata: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
-def _page(metadata: Mapping[str, Any]) -> str | None:
+_MAX_PAGE = 10**7
+_MAX_PAGE_LABEL = 20  # characters of a page label such as "iv" or "A-12"
+_LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+_FORGED_HEADER = re.compile(r"^(\s*)\[", re.MULTILINE)
+
+
+def _page(metadata: Mapping[str, Any], where: str = "chunk") -> str | None:
+    """The page, validated: a whole number in [0, 10^7] or a short one-line label; ValueError naming it else."""
     page = _first(metadata, _PAGE_KEYS)
     if page is None or page == "":
         return None
-    if isinstance(page, float) and page.is_integer():
+    if isinstance(page, bool):
+        raise ValueError(f"{where}.metadata page must be a page number or label; got {page!r}")
+    if isinstance(page, float):
+        if not (math.isfinite(page) and page.is_integer()):
+            raise ValueError(f"{where}.metadata page must be a whole page number; got {page!r}")
         page = int(page)
-    return str(page)
+    if isinstance(page, int):
+        if not 0 <= page <= _MAX_PAGE:
+            raise ValueError(f"{where}.metadata page must be in [0, {_MAX_PAGE}]; got {page}")
+        return str(page)
+    label = str(page)
+    if len(label) > _MAX_PAGE_LABEL or _LINE_BREAKS.search(label) or label.strip().lower() in ("nan", "inf"):
+        raise ValueError(f"{where}.metadata page must be a page number or a short label; got {label[:40]!r}")
+    return label
+
+
+def _one_line(value: object) -> str:
+    """A header field on one line, without brackets: chunk text or metadata cannot forge another source's header."""
+    return _LINE_BREAKS.sub(" ", str(value)).replace("[", "(").replace("]", ")").strip()
 
 
 def _text(metadata: Mapping[str, Any], key: str) -> str | None:
@@ -120,22 +144,24 @@ def format_context(chunks: Iterable[ChunkLike]) -> str:
     line. No chunks give an empty string.
     """
     blocks = []
-    for chunk in as_chunks(chunks):
-        blocks.append(f"{_header(chunk)}\n{chunk.content.strip()}")
+    for i, chunk in enumerate(as_chunks(chunks)):
+        # A content line opening with "[" could pass for a header ("[S2] Source: ..."): escape it.
+        content = _FORGED_HEADER.sub(r"\1\\[", chunk.content.strip())
+        blocks.append(f"{_header(chunk, f'chunks[{i}]')}\n{content}")
     return "\n\n".join(blocks)
 
 
-def _header(chunk: Chunk) -> str:
+def _header(chunk: Chunk, where: str) -> str:
     metadata = chunk.metadata
-    parts = [f"[{chunk.id}]"]
+    parts = [f"[{_one_line(chunk.id)}]"]
     details = []
     source = _first(metadata, _SOURCE_KEYS)
     if source is not None:
-        details.append(f"Source: {source}")
+        details.append(f"Source: {_one_line(source)}")
     heading = _text(metadata, "heading")
     if heading is not None:
-        details.append(f"Heading: {heading}")
-    page = _page(metadata)
+        details.append(f"Heading: {_one_line(heading)}")
+    page = _page(metadata, where)
     if page is not None:
         details.append(f"Page: {page}")
     if details:
@@ -150,12 +176,12 @@ def format_sources(chunks: Iterable[ChunkLike]) -> str:
     score with two decimals. No chunks give an empty string.
     """
     lines = []
-    for chunk in as_chunks(chunks):
-        fields = source_fields(chunk)
-        parts = [fields["document"] or str(chunk.id)]
+    for i, chunk in enumerate(as_chunks(chunks)):
+        fields = source_fields(chunk, f"chunks[{i}]")
+        parts = [_one_line(fields["document"] or chunk.id)]
         heading = _text(chunk.metadata, "heading")
         if heading is not None:
-            parts.append(heading)
+            parts.append(_one_line(heading))
         if fields["page"] is not None:
             parts.append(f"p. {fields['page']}")
         line = "- " + ", ".join(parts)
@@ -165,7 +191,7 @@ def format_sources(chunks: Iterable[ChunkLike]) -> str:
     return "\n".join(["Sources:", *lines]) if lines else ""
 
 
-def source_fields(chunk: Chunk) -> dict[str, Any]:
+def source_fields(chunk: Chunk, where: str = "chunk") -> dict[str, Any]:
     """What a sources list says of a chunk: ``id``, ``document`` (the file name of `source_path`, LangChain's
     `source` or LlamaIndex's `file_path` / `file_name`), ``section`` (`heading`, else `section`), ``page``
     (`page_number`, LangChain's `page`, LlamaIndex's `page_label`) and ``score``; None where unknown."""
@@ -176,6 +202,6 @@ def source_fields(chunk: Chunk) -> dict[str, Any]:
         "id": str(chunk.id),
         "document": _file_name(None if source is None else str(source)),
         "section": None if section is None else str(section),
-        "page": _page(metadata),
+        "page": _page(metadata, where),
         "score": chunk.score,
     }

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from ._args import int_in_range
 from ._core import checker as _core
 from ._word_relations import english_word_relations
-from .chunks import Chunk, ChunkLike, as_chunks
+from .chunks import Chunk, ChunkLike, as_chunks, check_unique_ids
 from .config import ConfigSource, load_checker_config
 from .embeddings import EmbeddingAdapter, as_embedding_model
 from .term_statistics import TermStatistics
@@ -715,18 +715,23 @@ class _Prepared:
         self.temperatures: NDArray[np.float64] | None = None
         self._chunks: list[Chunk] | None = None
         contents = []
-        for obj in items:
+        ids = []
+        for i, obj in enumerate(items):
             t = type(obj)
             if t is str:
                 contents.append(obj)
+                ids.append(f"S{i + 1}")
                 continue
             if t is dict:
                 content = obj.get("content")
                 if type(content) is str and _SLOW_KEYS.isdisjoint(obj) and _plain_id_and_score(obj):
                     contents.append(content)
+                    chunk_id = obj.get("id")
+                    ids.append(f"S{i + 1}" if chunk_id is None else str(chunk_id))
                     continue
             break
         else:
+            check_unique_ids(ids, argument)  # the rule as_chunks applies on the slow path
             self.contents = contents
             return
         chunks = as_chunks(items, argument=argument)  # validates and names the offending index

@@ -15,7 +15,7 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Chunk", "ChunkLike", "as_chunks"]
+__all__ = ["Chunk", "ChunkLike", "as_chunks", "check_unique_ids"]
 
 _FIELDS = ("content", "id", "summary", "score", "embedding", "timestamp", "temperature", "metadata")
 
@@ -78,10 +78,22 @@ def as_chunks(objs: Iterable[ChunkLike], *, argument: str = "chunks") -> list[Ch
     except TypeError:
         raise TypeError(f"{argument} must be a sequence of chunks; got {type(objs).__name__}") from None
     # A Chunk that already has an id passes through untouched (the error location string is built only otherwise).
-    return [
+    chunks = [
         obj if type(obj) is Chunk and obj.id is not None else _one_chunk(obj, f"{argument}[{i}]", i)
         for i, obj in enumerate(items)
     ]
+    check_unique_ids([c.id for c in chunks], argument)
+    return chunks
+
+
+def check_unique_ids(ids: Iterable[object], argument: str = "chunks") -> None:
+    """The one rule for every check: chunk ids are unique (a citation, a score or a log row could not say which
+    chunk it means). ValueError naming both indexes otherwise."""
+    first: dict[object, int] = {}
+    for i, chunk_id in enumerate(ids):
+        j = first.setdefault(chunk_id, i)
+        if j != i:
+            raise ValueError(f"{argument}[{i}].id {chunk_id!r} duplicates {argument}[{j}].id: chunk ids must be unique")
 
 
 def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:

@@ -348,16 +348,8 @@ def _mapping_vector(attention: Mapping[Any, Any], chunks: list[Chunk] | None) ->
             raise ValueError("attention_distribution has two keys with the same id once converted to str")
     if chunks is None:
         return keys, values
-    ids = [str(c.id) for c in chunks]
+    ids = [str(c.id) for c in chunks]  # unique: as_chunks refuses duplicate ids
     position = dict(zip(ids, range(len(ids))))
-    if len(position) != len(ids):
-        first: dict[str, int] = {}
-        for i, chunk_id in enumerate(ids):
-            if first.setdefault(chunk_id, i) != i:
-                raise ValueError(
-                    f"evidence_chunks[{i}] repeats the id {chunk_id!r} of evidence_chunks[{first[chunk_id]}]: "
-                    "attention given as a mapping cannot be matched to chunks with duplicate ids"
-                )
     where = list(map(position.get, keys))
     if None in where:
         unknown = [k for k, i in zip(keys, where) if i is None]

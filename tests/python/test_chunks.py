@@ -77,8 +77,9 @@ def test_timestamps_from_posix_seconds_and_naive_datetimes_are_utc() -> None:
 def test_langchain_and_llamaindex_objects_by_duck_typing() -> None:
     doc = FakeDocument("doc text", {"source_path": "x.md", "score": 0.5}, id="D1")
     node = FakeTextNode("node text", "node-7", {"page_number": 3}, embedding=[0.5, 0.5])
-    chunks = as_chunks([doc, FakeNodeWithScore(node, 0.9), node, FakeDocument("no id")])
-    assert [c.id for c in chunks] == ["D1", "node-7", "node-7", "S4"]
+    other = FakeTextNode("other text", "node-8", {}, embedding=[0.5, 0.5])
+    chunks = as_chunks([doc, FakeNodeWithScore(node, 0.9), other, FakeDocument("no id")])
+    assert [c.id for c in chunks] == ["D1", "node-7", "node-8", "S4"]
     assert chunks[0].score == 0.5
     assert chunks[1].score == pytest.approx(0.9)
     assert chunks[1].metadata["page_number"] == 3
@@ -145,3 +146,25 @@ def test_chunks_pickle_and_serialise() -> None:
         "timestamp": "1970-01-01T00:00:00+00:00",
         "metadata": {"k": 1},
     }
+
+
+def test_duplicate_ids_are_refused_everywhere_naming_both_indexes() -> None:
+    import sufficient_context as sc
+
+    dup = [{"id": "a", "content": "x", "score": 0.5}, {"id": "b", "content": "y", "score": 0.4},
+           {"id": "a", "content": "z", "score": 0.3}]  # fmt: skip
+    message = r"chunks\[2\]\.id 'a' duplicates chunks\[0\]\.id: chunk ids must be unique"
+    with pytest.raises(ValueError, match=message):
+        as_chunks(dup)
+    with pytest.raises(ValueError, match=r"retrieved_contexts\[2\]\.id 'a' duplicates"):
+        sc.SufficientContextChecker().check_sufficiency("x", dup)
+    with pytest.raises(ValueError, match=r"chunks_or_scores\[2\]\.id 'a' duplicates chunks_or_scores\[0\]\.id"):
+        sc.evaluate_retrieval(dup)
+    with pytest.raises(ValueError, match=message):
+        sc.format_sources(dup)
+    with pytest.raises(ValueError, match=message):
+        sc.ClaimCoverage().check_answer("x [a].", dup)
+    with pytest.raises(ValueError, match=r"chunks\[1\]\.id 'a' duplicates chunks\[0\]\.id"):
+        sc.QueryLog(":memory:").record("q", [("a", 0.5), ("a", 0.4)], "normal")
+    with pytest.raises(ValueError, match=r"chunks\[1\]\.id 'S2' duplicates|chunks\[1\]\.id 'S1' duplicates"):
+        as_chunks([{"id": "S2", "content": "x"}, "second gets S2 by position"])

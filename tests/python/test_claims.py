@@ -407,7 +407,7 @@ def test_check_answers_equals_sequential_calls() -> None:
     for threads in (None, 1, 2, 7):
         assert cc.check_answers(answers, chunk_lists, threads=threads) == sequential
     assert cc.check_answers([], []) == []
-    with pytest.raises(ValueError, match=r"answers\[2\]: chunks\[1\]\.id 'S1' duplicates"):
+    with pytest.raises(ValueError, match=r"chunks_per_answer\[2\]\[1\]\.id 'S1' duplicates"):
         cc.check_answers(["a", "b", "c"], [["x"], ["x"], ["y", {"id": "S1", "content": "x"}]])
 
 

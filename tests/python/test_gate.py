@@ -100,7 +100,7 @@ def test_mapping_with_chunks_leaves_out_chunks_as_zero_and_rejects_unknown_ids()
     assert info["evidence_count"] == 2
     with pytest.raises(ValueError, match=r"names 1 id\(s\) that are not evidence chunk ids: \['IPC_420'\]"):
         gate.evaluate({"IPC_302": 0.5, "IPC_420": 0.5}, IPC_CHUNKS)
-    with pytest.raises(ValueError, match=r"evidence_chunks\[1\] repeats the id 'X'"):
+    with pytest.raises(ValueError, match=r"evidence_chunks\[1\]\.id 'X' duplicates evidence_chunks\[0\]\.id"):
         gate.evaluate({"X": 1.0}, [{"id": "X", "content": "a"}, {"id": "X", "content": "b"}])
     # Integer keys match string ids.
     assert (

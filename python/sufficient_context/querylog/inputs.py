@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..chunks import as_chunks
+from ..chunks import as_chunks, check_unique_ids
 
 __all__ = ["chunk_refs", "clean_text", "decision_facts", "finite_or_none", "str_list"]
 
@@ -92,7 +92,9 @@ def chunk_refs(chunks: Any) -> list[dict[str, Any]]:
         raise TypeError(f"chunks must be a sequence of chunks or a mapping id -> score; got {type(chunks).__name__}")
     items = list(chunks)
     if all(_is_reference(item) for item in items):
-        return [_reference(item, i) for i, item in enumerate(items)]
+        refs = [_reference(item, i) for i, item in enumerate(items)]
+        check_unique_ids([r["id"] for r in refs])
+        return refs
     return [{"id": c.id, "score": c.score} for c in as_chunks(items)]
 
 
