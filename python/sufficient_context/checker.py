@@ -169,10 +169,23 @@ class SufficiencyResult:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SufficiencyResult:
-        """Rebuild a result from ``to_dict()`` output."""
+        """Rebuild a result from ``to_dict()`` output (also the unpickling path).
+
+        Raises ValueError for a score that is NaN or infinite (or outside [0, 1] in default scoring) and for an
+        unknown level. A level cannot be checked against a score without the thresholds, which any score in [0, 1]
+        can meet; the escalation may also have set it.
+        """
         self = object.__new__(cls)
         self._core = None
-        self.score = float(data["score"])
+        score = data["score"]
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+            raise ValueError(f"score must be a finite number; got {score!r}")
+        if data.get("scoring", "default") == "default" and not 0.0 <= score <= 1.0:
+            raise ValueError(f"score must be in [0, 1] in default scoring; got {score!r}")
+        for key in ("level", "checker_level"):
+            if key in data and data[key] not in _LEVELS:
+                raise ValueError(f"{key} must be one of {', '.join(_LEVELS)}; got {data[key]!r}")
+        self.score = float(score)
         self.level = Level(data["level"])
         self.checker_level = Level(data.get("checker_level", data["level"]))
         self.decided_by = str(data.get("decided_by", "checker"))

@@ -139,3 +139,57 @@ def test_numpy_integers_are_accepted_wherever_ints_are() -> None:
     assert answers[0].is_grounded
     results = sc.SufficientContextChecker().check_batch(["theft"], [["Theft is stealing."]], threads=np.int32(1))
     assert len(results) == 1
+
+
+def test_from_dict_and_unpickling_refuse_impossible_results() -> None:
+    good = sc.SufficientContextChecker().check_sufficiency("theft", ["Theft is stealing."]).to_dict()
+    assert sc.SufficiencyResult.from_dict(good).score == good["score"]
+    for bad, message in (
+        ({**good, "score": float("nan")}, "score must be a finite number"),
+        ({**good, "score": float("inf")}, "score must be a finite number"),
+        ({**good, "score": 1.5}, r"score must be in \[0, 1\] in default scoring"),
+        ({**good, "level": "great"}, "level must be one of"),
+        ({**good, "checker_level": "great"}, "checker_level must be one of"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            sc.SufficiencyResult.from_dict(bad)
+
+
+def test_sixteen_threads_on_shared_objects_give_the_sequential_results() -> None:
+    import threading
+
+    checker, gate, claims = sc.SufficientContextChecker(), sc.EvidenceSufficiencyGate(), sc.ClaimCoverage()
+    gate_stats, check_stats = sc.EvidenceGatingStats(), sc.SufficiencyStats()
+    cases = [
+        (f"punishment for offence {i}", [f"Offence {i} is punished with {i} years.", "Unrelated text about rain."],
+         f"Offence {i} is punished with {i} years [S1].", {"S1": 0.3 + i % 5 / 10, "S2": 0.2})
+        for i in range(40)
+    ]  # fmt: skip
+
+    def run(case: tuple[str, list[str], str, dict[str, float]]) -> tuple[object, ...]:
+        query, chunks, answer, attention = case
+        result = checker.check_sufficiency(query, chunks)
+        passes, info = gate.evaluate(attention)
+        coverage = claims.check_answer(answer, chunks)
+        gate_stats.record(passes, info["max_attention"])
+        check_stats.record(result)
+        return (result.score, result.level, passes, info["margin"], coverage.supported_ratio, coverage.is_grounded)
+
+    want = [run(case) for case in cases]
+    gate_stats.reset()
+    check_stats.reset()
+    got: list[list[tuple[object, ...]]] = [[] for _ in range(16)]
+    barrier = threading.Barrier(16)
+
+    def work(t: int) -> None:
+        barrier.wait()
+        got[t] = [run(case) for case in cases]
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(results == want for results in got)
+    assert gate_stats.get_stats()["total_evaluations"] == 16 * len(cases)
+    assert check_stats.get_stats()["total_checks"] == 16 * len(cases)
