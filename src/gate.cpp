@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/quoted.hpp"
+
 namespace sc::gate {
 namespace {
 
@@ -47,7 +49,7 @@ constexpr int kOverflowExponent = -128;
 Mode parse_mode(std::string_view name) {
   if (name == "max") return Mode::kMax;
   if (name == "top_k_sum") return Mode::kTopKSum;
-  throw std::invalid_argument("mode must be 'max' or 'top_k_sum'; got '" + std::string(name) + "'");
+  throw std::invalid_argument("mode must be 'max' or 'top_k_sum'; got " + quoted(name));
 }
 
 std::string_view mode_name(Mode mode) noexcept { return mode == Mode::kMax ? "max" : "top_k_sum"; }

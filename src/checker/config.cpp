@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/quoted.hpp"
+
 namespace sc::checker {
 namespace {
 
@@ -26,8 +28,8 @@ double* weight_slot(Weights& weights, std::string_view name) noexcept {
 
 void check_weight(std::string_view name, double value) {
   if (!std::isfinite(value) || value < 0.0) {
-    throw std::invalid_argument("weights['" + std::string(name) +
-                                "'] must be a finite number >= 0; got " + repr(value));
+    throw std::invalid_argument("weights[" + quoted(name) + "] must be a finite number >= 0; got " +
+                                repr(value));
   }
 }
 
@@ -36,8 +38,7 @@ void check_weight(std::string_view name, double value) {
 Scoring parse_scoring(std::string_view name) {
   if (name == "default") return Scoring::kDefault;
   if (name == "reference") return Scoring::kReference;
-  throw std::invalid_argument("scoring must be 'default' or 'reference'; got '" +
-                              std::string(name) + "'");
+  throw std::invalid_argument("scoring must be 'default' or 'reference'; got " + quoted(name));
 }
 
 std::string_view scoring_name(Scoring scoring) noexcept {

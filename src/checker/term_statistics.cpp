@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "checker/vocabulary.hpp"
+#include "common/quoted.hpp"
 #include "common/tsv_lines.hpp"
 #include "text/tokenizer.hpp"
 
@@ -25,7 +26,7 @@ TermStatistics TermStatistics::from_tsv(std::string_view tsv) {
     const std::size_t tab = line.find('\t');
     if (tab == std::string_view::npos || tab == 0) {
       throw std::invalid_argument("term statistics line " + std::to_string(line_no) +
-                                  ": expected 'term<TAB>zipf'; got '" + std::string(line) + "'");
+                                  ": expected 'term<TAB>zipf'; got " + quoted(line));
     }
     std::string_view value = line.substr(tab + 1);
     const std::size_t next_tab = value.find('\t');
@@ -34,8 +35,7 @@ TermStatistics TermStatistics::from_tsv(std::string_view tsv) {
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), zipf);
     if (ec != std::errc() || ptr != value.data() + value.size() || !std::isfinite(zipf)) {
       throw std::invalid_argument("term statistics line " + std::to_string(line_no) +
-                                  ": zipf must be a finite number; got '" + std::string(value) +
-                                  "'");
+                                  ": zipf must be a finite number; got " + quoted(value));
     }
     stats.set(line.substr(0, tab), zipf);
   });

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/quoted.hpp"
 #include "common/tsv_lines.hpp"
 
 namespace sc::checker {
@@ -28,8 +29,8 @@ WordRelations WordRelations::from_tsv(std::string_view tsv) {
     if (tab1 == 0 || tab2 == std::string_view::npos ||
         line.find('\t', tab2 + 1) != std::string_view::npos) {
       throw std::invalid_argument("word relations line " + std::to_string(line_no) +
-                                  ": expected 'stem<TAB>related<TAB>antonyms'; got '" +
-                                  std::string(line) + "'");
+                                  ": expected 'stem<TAB>related<TAB>antonyms'; got " +
+                                  quoted(line));
     }
     const std::uint32_t key = relations.keys_.intern(line.substr(0, tab1));
     if (key == relations.entries_.size()) relations.entries_.emplace_back();

@@ -8,6 +8,7 @@
 #include "claims/claim_analysis.hpp"
 #include "claims/claim_support.hpp"
 #include "common/parallel_for.hpp"
+#include "common/quoted.hpp"
 #include "text/citations.hpp"
 #include "text/interner.hpp"
 
@@ -29,9 +30,9 @@ class ChunkIndex {
       const std::size_t before = ids_.size();
       const std::uint32_t id = ids_.intern(chunks[i].id);
       if (ids_.size() == before) {
-        throw std::invalid_argument("chunks[" + std::to_string(i) + "].id '" +
-                                    std::string(chunks[i].id) + "' duplicates chunks[" +
-                                    std::to_string(id) + "].id: citations need unique ids");
+        throw std::invalid_argument("chunks[" + std::to_string(i) + "].id " + quoted(chunks[i].id) +
+                                    " duplicates chunks[" + std::to_string(id) +
+                                    "].id: citations need unique ids");
       }
     }
   }

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/quoted.hpp"
+
 namespace sc::claims {
 namespace {
 
@@ -31,8 +33,7 @@ const std::shared_ptr<const checker::WordRelations>& empty_relations() {
 Mode parse_mode(std::string_view name) {
   if (name == "default") return Mode::Default;
   if (name == "reference") return Mode::Reference;
-  throw std::invalid_argument("mode must be 'default' or 'reference'; got '" + std::string(name) +
-                              "'");
+  throw std::invalid_argument("mode must be 'default' or 'reference'; got " + quoted(name));
 }
 
 std::string_view mode_name(Mode mode) noexcept {

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/quoted.hpp"
 #include "similarity/cosine.hpp"
 
 namespace sc::similarity {
@@ -61,7 +62,7 @@ EnvironmentChoice resolve_environment() {
   try {
     choice.path = parse_simd_path(env);
   } catch (const std::invalid_argument&) {
-    choice.error = "SC_SIMD='" + std::string(env) + "' is not one of serial, avx2, avx512";
+    choice.error = "SC_SIMD=" + quoted(env) + " is not one of serial, avx2, avx512";
     return choice;
   }
   if (!simd_path_supported(choice.path)) {
@@ -206,8 +207,8 @@ SimdPath parse_simd_path(std::string_view name) {
   for (const SimdPath path : {SimdPath::kSerial, SimdPath::kAvx2, SimdPath::kAvx512}) {
     if (name == simd_path_name(path)) return path;
   }
-  throw std::invalid_argument("unknown SIMD path '" + std::string(name) +
-                              "': expected serial, avx2 or avx512");
+  throw std::invalid_argument("unknown SIMD path " + quoted(name) +
+                              ": expected serial, avx2 or avx512");
 }
 
 bool simd_path_supported(SimdPath path) {

@@ -193,3 +193,10 @@ def test_sixteen_threads_on_shared_objects_give_the_sequential_results() -> None
     assert all(results == want for results in got)
     assert gate_stats.get_stats()["total_evaluations"] == 16 * len(cases)
     assert check_stats.get_stats()["total_checks"] == 16 * len(cases)
+
+
+def test_core_error_messages_keep_what_follows_a_nul(tmp_path: Path) -> None:
+    table = tmp_path / "terms.tsv"
+    table.write_text("ab\x00cd tail\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"got 'ab\\x00cd tail'$"):
+        sc.TermStatistics.from_tsv(str(table))
