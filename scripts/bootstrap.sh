@@ -10,7 +10,7 @@ JOBS=$(nproc)
 
 # System packages, installed only when missing.
 need=()
-for pkg in libeigen3-dev libxsimd-dev libgtest-dev g++ clang-format; do
+for pkg in libeigen3-dev libxsimd-dev libgtest-dev libutf8proc-dev g++ clang-format; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -7,13 +7,18 @@ Append new sections below, each headed by the C++ files it mirrors.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
+from typing import Any
 
 __all__ = [
     "ENGLISH_STOPWORDS",
     "reference_fold",
+    "reference_simple_fold",
     "reference_stem",
     "reference_terms",
     "reference_tokenize",
@@ -53,9 +58,57 @@ def _fold_char(ch: str) -> str:
     return ch
 
 
-def reference_fold(text: str) -> str:
-    """Case-fold `text` as src/text/casefold.cpp does."""
+def reference_simple_fold(text: str) -> str:
+    """Simple case folding, code point by code point (casefold.cpp's fold_code_point), without normalization."""
     return "".join(map(_fold_char, text))
+
+
+def reference_fold(text: str) -> str:
+    """Case-fold `text` as src/text/casefold.cpp's append_folded does: NFKC (non-ASCII text only), then simple
+    folding. Lone surrogates read as U+FFFD first, as the package reads them."""
+    if text.isascii():
+        return "".join(map(_fold_char, text))
+    return "".join(map(_fold_char, _nfkc("".join(map(_surrogate_free, text)))))
+
+
+def _surrogate_free(ch: str) -> str:
+    return "\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch
+
+
+def _nfkc(text: str) -> str:
+    """NFKC by the library the core links (utf8proc), so both see the same Unicode version; Python's
+    unicodedata when it cannot be loaded."""
+    libs = _utf8proc()
+    if libs is None:
+        return unicodedata.normalize("NFKC", text)
+    lib, libc = libs
+    data = text.encode("utf-8")
+    out = ctypes.c_void_p()
+    options = 2 | 4 | 8  # UTF8PROC_STABLE | UTF8PROC_COMPAT | UTF8PROC_COMPOSE
+    length = lib.utf8proc_map(data, len(data), ctypes.byref(out), options)
+    if length < 0:
+        return text
+    try:
+        return ctypes.string_at(out.value or 0, length).decode("utf-8")
+    finally:
+        libc.free(out)
+
+
+@cache
+def _utf8proc() -> tuple[Any, Any] | None:
+    """(utf8proc, libc) loaded with ctypes, or None."""
+    name = ctypes.util.find_library("utf8proc")
+    if name is None:
+        return None
+    try:
+        lib = ctypes.CDLL(name)
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    except OSError:
+        return None
+    lib.utf8proc_map.restype = ctypes.c_ssize_t
+    lib.utf8proc_map.argtypes = [ctypes.c_char_p, ctypes.c_ssize_t, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]
+    libc.free.argtypes = [ctypes.c_void_p]
+    return lib, libc
 
 
 # --- tokenizer ------------------------------------------------------------------------------------

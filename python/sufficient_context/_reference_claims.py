@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._reference import ENGLISH_STOPWORDS, reference_fold, reference_stem, reference_tokenize
+from ._reference import ENGLISH_STOPWORDS, reference_fold, reference_simple_fold, reference_stem, reference_tokenize
 from ._reference_sentences import (
     reference_citation_runs,
     reference_extract_citations,
@@ -232,7 +232,7 @@ def tokenize(text: str) -> list[Token]:
 
 def _is_upper(c: str) -> bool:
     """A capital: simple case folding changes it (the package's folding blocks), and it is not lowercase."""
-    return reference_fold(c) != c and c not in _FOLDING_LOWERCASE and c != "\u2019"
+    return reference_simple_fold(c) != c and c not in _FOLDING_LOWERCASE and c != "\u2019"
 
 
 def _name_shape(surface: str) -> tuple[bool, bool]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ._reference import _HAS_LETTER_RE, reference_fold
+from ._reference import _HAS_LETTER_RE, reference_simple_fold
 
 __all__ = [
     "reference_citation_ids",
@@ -178,7 +178,7 @@ def _is_lowercase(c: str) -> bool:
     if c in _FOLDING_LOWERCASE:
         return True
     in_block = any(first <= cp <= last for first, last in _LOWERCASE_BLOCKS)
-    return in_block and _HAS_LETTER_RE.match(c) is not None and reference_fold(c) == c
+    return in_block and _HAS_LETTER_RE.match(c) is not None and reference_simple_fold(c) == c
 
 
 def _opens(text: str, pos: int, kind: str) -> bool:

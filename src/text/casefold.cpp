@@ -1,9 +1,13 @@
 #include "text/casefold.hpp"
 
+#include <utf8proc.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <iterator>
+#include <memory>
 
 #include "text/utf8.hpp"
 
@@ -83,7 +87,10 @@ char32_t fold_code_point(char32_t cp) noexcept {
   return static_cast<char32_t>(static_cast<std::int64_t>(cp) + it->delta);
 }
 
-void append_folded(std::string_view text, std::string& out) {
+namespace {
+
+/// Folds `text` (already NFKC or ASCII) code point by code point.
+void append_simple_folded(std::string_view text, std::string& out) {
   out.reserve(out.size() + text.size());
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -102,6 +109,52 @@ void append_folded(std::string_view text, std::string& out) {
     }
     pos += cp.length;
   }
+}
+
+bool has_non_ascii(std::string_view text) noexcept {
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) >= 0x80) return true;
+  }
+  return false;
+}
+
+struct FreeDeleter {
+  void operator()(utf8proc_uint8_t* p) const noexcept { std::free(p); }
+};
+
+/// NFKC of `text` (invalid bytes first become U+FFFD, one per byte), or empty when utf8proc fails.
+std::string nfkc(std::string_view text) {
+  std::string valid;
+  valid.reserve(text.size());
+  for (std::size_t pos = 0; pos < text.size();) {
+    const CodePoint cp = decode_utf8(text, pos);
+    if (cp.valid) {
+      valid.append(text.data() + pos, cp.length);
+    } else {
+      append_utf8(kReplacementChar, valid);
+    }
+    pos += cp.length;
+  }
+  utf8proc_uint8_t* raw = nullptr;
+  const utf8proc_ssize_t length = utf8proc_map(
+      reinterpret_cast<const utf8proc_uint8_t*>(valid.data()),
+      static_cast<utf8proc_ssize_t>(valid.size()), &raw,
+      static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT));
+  const std::unique_ptr<utf8proc_uint8_t, FreeDeleter> owned(raw);
+  if (length < 0) return valid;
+  return std::string(reinterpret_cast<const char*>(owned.get()), static_cast<std::size_t>(length));
+}
+
+}  // namespace
+
+void append_folded(std::string_view text, std::string& out) {
+  // Compatibility normalization first, so that NFC and NFD, fullwidth forms and ligatures fold
+  // alike ("café" either way, "ＡＢＣ" -> "abc", "ﬁ" -> "fi"); ASCII needs none.
+  if (!has_non_ascii(text)) {
+    append_simple_folded(text, out);
+    return;
+  }
+  append_simple_folded(nfkc(text), out);
 }
 
 std::string fold(std::string_view text) {

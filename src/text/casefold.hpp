@@ -21,8 +21,10 @@ namespace sc::text {
 ///   "don’t" and "don't" are the same term.
 char32_t fold_code_point(char32_t cp) noexcept;
 
-/// Appends the case-folded UTF-8 of `text` to `out`. Invalid UTF-8 (truncated, overlong,
-/// surrogate, stray continuation bytes) becomes U+FFFD, one per invalid byte.
+/// Appends the case-folded UTF-8 of `text` to `out`: Unicode compatibility normalization (NFKC,
+/// utf8proc) and then simple case folding, so NFC and NFD, fullwidth forms and ligatures fold
+/// alike. Invalid UTF-8 (truncated, overlong, surrogate, stray continuation bytes) becomes U+FFFD,
+/// one per invalid byte. ASCII text is folded byte by byte.
 void append_folded(std::string_view text, std::string& out);
 
 /// The case-folded UTF-8 of `text` (see append_folded).

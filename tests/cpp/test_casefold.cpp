@@ -32,7 +32,7 @@ TEST(Casefold, Latin1AndExtendedA) {
   EXPECT_EQ(fold("ĀĂĄĆŁŃŒŠŽ"), "āăąćłńœšž");
   EXPECT_EQ(fold("ſ"), "s");
   EXPECT_EQ(fold("İstanbul ıI"), "istanbul ıi");  // dotted capital I -> i; dotless i kept
-  EXPECT_EQ(fold("ŉ"), "ŉ");                      // one-to-many folding: unchanged
+  EXPECT_EQ(fold("ŉ"), "ʼn");  // NFKC splits it; the apostrophe-like letter stays
 }
 
 TEST(Casefold, SharpS) {
@@ -42,14 +42,27 @@ TEST(Casefold, SharpS) {
 }
 
 TEST(Casefold, ExtendedBGreekCyrillicArmenianVietnamese) {
-  EXPECT_EQ(fold("ǄǅǆȘȚ"), "ǆǆǆșț");
-  EXPECT_EQ(fold("Ⱥ"), "ⱥ");  // U+023A -> U+2C65: the UTF-8 grows from 2 to 3 bytes
+  EXPECT_EQ(fold("ǄǅǆȘȚ"), "dždždžșț");  // NFKC decomposes the digraphs
+  EXPECT_EQ(fold("Ⱥ"), "ⱥ");             // U+023A -> U+2C65: the UTF-8 grows from 2 to 3 bytes
   EXPECT_EQ(fold("ΣΟΦΊΑ σοφός ΆΈΉΏ"), "σοφία σοφόσ άέήώ");  // final sigma folds to σ
   EXPECT_EQ(fold("ϐϑϕ"), "βθφ");
   EXPECT_EQ(fold("ПРИВЕТ ЁЖЇЄ Ґ Ӂ Ԁ"), "привет ёжїє ґ ӂ ԁ");
   EXPECT_EQ(fold("ԱԲԳ"), "աբգ");
   EXPECT_EQ(fold("TIẾNG VIỆT Ỹ"), "tiếng việt ỹ");
-  EXPECT_EQ(fold("ＡＢＣ ａ"), "ａｂｃ ａ");
+  EXPECT_EQ(fold("ＡＢＣ ａ"), "abc a");  // fullwidth forms are compatibility variants
+}
+
+TEST(Casefold, EqualAcrossNormalForms) {
+  EXPECT_EQ(fold("cafe\u0301"), fold("caf\u00e9"));  // NFD and NFC
+  EXPECT_EQ(fold("cafe\u0301"), "café");
+  EXPECT_EQ(fold("\ufb01nal \ufb02ow"), "final flow");  // ligatures
+  EXPECT_EQ(fold("Ｃａｆé"), fold("CAFE\u0301"));
+  // Invalid bytes become U+FFFD, one each.
+  EXPECT_EQ(fold(std::string("a\xff"
+                             "b\xc3",
+                             4)),
+            "a\uFFFD"
+            "b\uFFFD");
 }
 
 TEST(Casefold, OtherScriptsUnchanged) {

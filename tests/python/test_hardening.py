@@ -200,3 +200,36 @@ def test_core_error_messages_keep_what_follows_a_nul(tmp_path: Path) -> None:
     table.write_text("ab\x00cd tail\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"got 'ab\\x00cd tail'$"):
         sc.TermStatistics.from_tsv(str(table))
+
+
+_WORDS = ["café", "naïve", "Straße", "Ålborg", "résumé", "coöperate", "Zürich", "São", "Δελτα", "ﬁnal", "ＡＢＣ"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5), form=st.sampled_from(["NFD", "NFKD", "NFC"]))
+def test_matching_is_equal_across_unicode_normal_forms(words: list[str], form: str) -> None:
+    import unicodedata
+
+    query = " ".join(words) + " history"
+    chunk = "The history of " + " and ".join(words) + "."
+    other = unicodedata.normalize(form, query)
+    checker = sc.SufficientContextChecker()
+    want = checker.check_sufficiency(query, [chunk])
+    got = checker.check_sufficiency(other, [unicodedata.normalize(form, chunk)])
+    assert (got.score, got.level) == (want.score, want.level)
+    mixed = checker.check_sufficiency(other, [chunk])  # query in one form, context in another
+    assert (mixed.score, mixed.level) == (want.score, want.level)
+    claim = unicodedata.normalize(form, f"The history of {words[0]} [S1].")
+    covered = sc.ClaimCoverage().check_claim(claim, [chunk])
+    assert covered.is_covered, covered.reason
+
+
+def test_nfd_fullwidth_and_ligature_texts_match_their_plain_forms() -> None:
+    checker = sc.SufficientContextChecker()
+    nfc = checker.check_sufficiency("café prices", ["Café prices rose in Paris."])
+    nfd = checker.check_sufficiency("cafe\u0301 prices", ["Café prices rose in Paris."])
+    assert nfd.score == nfc.score
+    assert nfd.level is nfc.level is sc.Level.SUFFICIENT
+    assert sc.text.terms("ＰＥＮＡＬＴＹ ﬁnes") == sc.text.terms("penalty fines")
+    claim = sc.ClaimCoverage().check_claim("The ﬁne is ＴＥＮ dollars [S1].", ["The fine is ten dollars."])
+    assert claim.is_covered

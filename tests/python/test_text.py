@@ -166,9 +166,9 @@ def test_fold_matches_reference_on_every_code_point() -> None:
     # The whole BMP (surrogates excluded) and every 7th code point above it.
     chars = [chr(cp) for cp in range(0x110000) if not (0xD800 <= cp <= 0xDFFF) and (cp < 0x10000 or cp % 7 == 0)]
     s = "".join(chars)
-    folded = text.fold(s)
-    assert len(folded) == len(s)  # simple folding: one code point per code point
+    folded = text.fold(s)  # NFKC, then simple folding
     assert folded == reference_fold(s)
+    assert text.fold("cafe\u0301 \uff21\uff22 \ufb01") == text.fold("CAF\u00c9 ab fi") == "caf\u00e9 ab fi"
 
 
 def test_classification_matches_reference_everywhere() -> None:
