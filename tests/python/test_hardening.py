@@ -202,7 +202,7 @@ def test_core_error_messages_keep_what_follows_a_nul(tmp_path: Path) -> None:
         sc.TermStatistics.from_tsv(str(table))
 
 
-_WORDS = ["café", "naïve", "Straße", "Ålborg", "résumé", "coöperate", "Zürich", "São", "Δελτα", "ﬁnal", "ＡＢＣ"]
+_WORDS = ["café", "naïve", "Straße", "Ålborg", "résumé", "coöperate", "Zürich", "São", "Δελτα", "ﬁnal", "\uff21\uff22\uff23"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -230,6 +230,6 @@ def test_nfd_fullwidth_and_ligature_texts_match_their_plain_forms() -> None:
     nfd = checker.check_sufficiency("cafe\u0301 prices", ["Café prices rose in Paris."])
     assert nfd.score == nfc.score
     assert nfd.level is nfc.level is sc.Level.SUFFICIENT
-    assert sc.text.terms("ＰＥＮＡＬＴＹ ﬁnes") == sc.text.terms("penalty fines")
-    claim = sc.ClaimCoverage().check_claim("The ﬁne is ＴＥＮ dollars [S1].", ["The fine is ten dollars."])
+    assert sc.text.terms("\uff30\uff25\uff2e\uff21\uff2c\uff34\uff39 ﬁnes") == sc.text.terms("penalty fines")
+    claim = sc.ClaimCoverage().check_claim("The ﬁne is \uff34\uff25\uff2e dollars [S1].", ["The fine is ten dollars."])
     assert claim.is_covered
