@@ -202,7 +202,19 @@ def test_core_error_messages_keep_what_follows_a_nul(tmp_path: Path) -> None:
         sc.TermStatistics.from_tsv(str(table))
 
 
-_WORDS = ["café", "naïve", "Straße", "Ålborg", "résumé", "coöperate", "Zürich", "São", "Δελτα", "ﬁnal", "\uff21\uff22\uff23"]
+_WORDS = [
+    "café",
+    "naïve",
+    "Straße",
+    "Ålborg",
+    "résumé",
+    "coöperate",
+    "Zürich",
+    "São",
+    "Δελτα",
+    "ﬁnal",
+    "\uff21\uff22\uff23",
+]
 
 
 @settings(max_examples=60, deadline=None)
