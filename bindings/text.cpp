@@ -1,7 +1,9 @@
 /// @brief Python bindings of the text engine: sufficient_context._core.text.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -104,6 +106,44 @@ py::list tokenize(const py::str& text, const py::object& token_type) {
   return out;
 }
 
+// Token spans as three preallocated arrays (start, end: str indices; kind: 0 word, 1 number, 2
+// identifier): no Python object per token, so a 100 MB text costs arrays, not the garbage
+// collector.
+py::tuple token_spans(const py::str& text) {
+  const std::string_view utf8 = utf8_of(text.ptr(), "text");
+  const bool ascii = static_cast<std::size_t>(PyUnicode_GetLength(text.ptr())) == utf8.size();
+  std::size_t n = 0;
+  {
+    py::gil_scoped_release release;
+    n = text::count_tokens(utf8);
+  }
+  py::array_t<std::int64_t> starts(static_cast<py::ssize_t>(n));
+  py::array_t<std::int64_t> ends(static_cast<py::ssize_t>(n));
+  py::array_t<std::uint8_t> kinds(static_cast<py::ssize_t>(n));
+  std::int64_t* const start_data = starts.mutable_data();
+  std::int64_t* const end_data = ends.mutable_data();
+  std::uint8_t* const kind_data = kinds.mutable_data();
+  {
+    py::gil_scoped_release release;
+    std::size_t i = 0;
+    text::for_each_token(utf8, [&](const text::Token& token) {
+      if (i >= n) return;  // count_tokens and for_each_token walk the same tokens
+      start_data[i] = static_cast<std::int64_t>(token.offset);
+      end_data[i] = static_cast<std::int64_t>(token.offset + token.text.size());
+      kind_data[i] = static_cast<std::uint8_t>(token.kind);
+      ++i;
+    });
+    if (!ascii) {
+      const text::CodePointIndex index(utf8);
+      for (std::size_t k = 0; k < n; ++k) {
+        start_data[k] = static_cast<std::int64_t>(index(static_cast<std::size_t>(start_data[k])));
+        end_data[k] = static_cast<std::int64_t>(index(static_cast<std::size_t>(end_data[k])));
+      }
+    }
+  }
+  return py::make_tuple(starts, ends, kinds);
+}
+
 std::size_t count_tokens(const py::str& text) {
   const std::string_view utf8 = utf8_of(text.ptr(), "text");
   py::gil_scoped_release release;
@@ -169,6 +209,9 @@ void bind_text(py::module_& m) {
         "Tokens of text as (text, start, end, kind) with str indices; kind is 'word', 'number' "
         "or 'identifier'. token_type: a tuple subclass to build instead of tuple.");
   m.def("count_tokens", &count_tokens, py::arg("text"), "Number of tokens of text.");
+  m.def("token_spans", &token_spans, py::arg("text"),
+        "(starts, ends, kinds) of the tokens of text as int64 / int64 / uint8 arrays; kinds: 0 "
+        "word, 1 number, 2 identifier.");
   m.def("fold", &fold, py::arg("text"), "Simple Unicode case folding of text.");
   m.def("stem", &stem, py::arg("word"), "Porter2 (Snowball english) stem of a folded word.");
   m.def("terms", &terms, py::arg("text"), py::arg("stem") = true,

@@ -294,3 +294,18 @@ def test_stem_equals_snowball_on_dataset_vocabulary() -> None:
     words = sorted({w for w in text.terms(" ".join(VOCAB * 3), stem=False) if w.isascii() and w.isalpha()})
     words += ["generously", "communication", "consolidated", "hopping", "luxuriating", "punishable", "skies"]
     assert [text.stem(w) for w in words] == [_SNOWBALL.stemWord(w) for w in words]
+
+
+def test_token_spans_are_the_bulk_form_of_tokenize() -> None:
+    sample = "Fine of Rs. 10,000 under IPC_420 for café owners; \uff21\uff22\uff23 東京 don\u2019t"
+    spans = text.token_spans(sample)
+    tokens = text.tokenize(sample)
+    assert [sample[s:e] for s, e in zip(spans.starts.tolist(), spans.ends.tolist())] == [t.text for t in tokens]
+    assert [text.TOKEN_KINDS[k] for k in spans.kinds.tolist()] == [t.kind for t in tokens]
+    assert spans.starts.dtype.name == "int64"
+    assert spans.kinds.dtype.name == "uint8"
+    empty = text.token_spans("")
+    assert (len(empty.starts), len(empty.ends), len(empty.kinds)) == (0, 0, 0)
+    assert len(text.token_spans(b"caf\xc3\xa9 \xff bar").starts) == 2
+    big = "word " * 2_000_000  # 10 MB: arrays, no per-token objects
+    assert len(text.token_spans(big).starts) == 2_000_000

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
+
+import numpy as np
 
 _T = TypeVar("_T", bound=tuple[str, int, int, str])
 
@@ -19,6 +21,11 @@ def tokenize(text: str, token_type: type[_T]) -> list[_T]:
 
 def count_tokens(text: str) -> int:
     """Number of tokens of `text`."""
+
+_Int64s = np.ndarray[Any, np.dtype[np.int64]]
+
+def token_spans(text: str) -> tuple[_Int64s, _Int64s, np.ndarray[Any, np.dtype[np.uint8]]]:
+    """(starts, ends, kinds) as arrays: str indices; kinds 0 word, 1 number, 2 identifier."""
 
 def fold(text: str) -> str:
     """Simple Unicode case folding of `text`."""
