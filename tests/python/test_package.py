@@ -32,3 +32,18 @@ def test_typing_marker_stubs_and_data_ship_with_the_package() -> None:
         assert root.joinpath(f"_core/{stub}.pyi").is_file(), stub
     header = root.joinpath("data/english_freq.tsv").read_text(encoding="utf-8").splitlines()[:3]
     assert any("CC BY-SA 4.0" in line for line in header)
+
+
+def test_every_row_of_the_bad_input_table_names_a_test_that_exists() -> None:
+    root = Path(__file__).resolve().parents[2]
+    table = (root / "docs" / "bad-input.md").read_text(encoding="utf-8")
+    rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| bad input")]
+    assert len(rows) >= 20
+    for row in rows:
+        names = re.findall(r"`(?:(test_\w+\.py))?::(test_\w+)`", row)
+        assert names, row
+        current = ""
+        for path, name in names:
+            current = path or current
+            source = (root / "tests" / "python" / current).read_text(encoding="utf-8")
+            assert f"def {name}(" in source, (current, name)
