@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Iterable
 from typing import Any
@@ -35,4 +36,16 @@ def int_in_range(value: Any, name: str, minimum: int = 1, maximum: int = INT_MAX
         raise TypeError(f"{name} must be an int; got {type(value).__name__}") from None
     if not minimum <= number <= maximum:
         raise ValueError(f"{name} must be an int in [{minimum}, {maximum}]; got {number}")
+    return number
+
+
+def finite_or_none(value: Any, name: str) -> float | None:
+    """None, or `value` as a finite float (any real number type but bool); TypeError / ValueError naming `name`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not hasattr(value, "__float__") or isinstance(value, (str, bytes, complex)):
+        raise TypeError(f"{name} must be a number or None; got {type(value).__name__}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite; got {number!r}")
     return number

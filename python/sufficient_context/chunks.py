@@ -15,6 +15,8 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import NDArray
 
+from ._args import finite_or_none
+
 __all__ = ["Chunk", "ChunkLike", "as_chunks", "check_unique_ids"]
 
 _FIELDS = ("content", "id", "summary", "score", "embedding", "timestamp", "temperature", "metadata")
@@ -169,23 +171,12 @@ def _normalised(fields: Mapping[str, Any], where: str, index: int | None, *, all
         "content": content,
         "id": None if chunk_id is None else str(chunk_id),
         "summary": summary,
-        "score": _finite_or_none(fields.get("score"), f"{where}.score"),
+        "score": finite_or_none(fields.get("score"), f"{where}.score"),
         "embedding": _embedding(fields.get("embedding"), f"{where}.embedding"),
         "timestamp": _timestamp(fields.get("timestamp"), f"{where}.timestamp"),
-        "temperature": _finite_or_none(fields.get("temperature"), f"{where}.temperature"),
+        "temperature": finite_or_none(fields.get("temperature"), f"{where}.temperature"),
         "metadata": dict(metadata),  # a copy: later edits to the input do not leak in
     }
-
-
-def _finite_or_none(value: Any, where: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise TypeError(f"{where} must be a number; got {type(value).__name__}")
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(f"{where} must be finite; got {number}")
-    return number
 
 
 def _embedding(value: Any, where: str) -> NDArray[np.float32] | None:

@@ -521,16 +521,7 @@ class ClaimCoverage:
 
         The whitespace before each kept sentence is kept (so paragraphs survive); the result is stripped.
         """
-        report = self.check_answer(answer, chunks)
-        parts: list[str] = []
-        previous_end = 0
-        for claim in report.claims:
-            if claim.is_covered:
-                if parts:
-                    parts.append(answer[previous_end : claim.start])
-                parts.append(claim.sentence)
-            previous_end = claim.end
-        return "".join(parts).strip()
+        return keep_covered(answer, self.check_answer(answer, chunks))[0]
 
     def _coverage(self, answer: str, raw: _RawAnswer) -> AnswerCoverage:
         claims, unknown, missing, covered, _claim_count, attribution, supported, grounded = raw
@@ -569,3 +560,19 @@ def validate_multi_chunk_citations(
     return _shared(_unit(min_overlap, "min_overlap"), _check_mode(mode)).validate_citations(
         answer_text, retrieved_chunks
     )
+
+
+def keep_covered(answer: str, report: AnswerCoverage) -> tuple[str, list[ClaimResult]]:
+    """`answer` without the sentences `report` found uncovered (the whitespace before each kept sentence kept, so
+    paragraphs survive; the result stripped), and the kept claims."""
+    parts: list[str] = []
+    kept: list[ClaimResult] = []
+    previous_end = 0
+    for claim in report.claims:
+        if claim.is_covered:
+            if parts:
+                parts.append(answer[previous_end : claim.start])
+            parts.append(claim.sentence)
+            kept.append(claim)
+        previous_end = claim.end
+    return "".join(parts).strip(), kept

@@ -176,23 +176,9 @@ bool is_content(bool is_number, std::string_view folded,
 }
 
 bool is_capital(char32_t cp) noexcept {
-  switch (cp) {
-    case 0x00B5:  // micro sign
-    case 0x017F:  // long s
-    case 0x03C2:  // final sigma
-    case 0x03D0:  // Greek symbol variants of beta, theta, phi, pi, kappa, rho, epsilon
-    case 0x03D1:
-    case 0x03D5:
-    case 0x03D6:
-    case 0x03F0:
-    case 0x03F1:
-    case 0x03F5:
-    case 0x1E9B:  // long s with dot above
-    case 0x2019:  // the typographic apostrophe folds to '\''
-      return false;
-    default:
-      return text::fold_code_point(cp) != cp;
-  }
+  // The typographic apostrophe folds to '\'' and is no capital either.
+  if (cp == 0x2019 || text::is_folding_lowercase(cp)) return false;
+  return text::fold_code_point(cp) != cp;
 }
 
 NameShape name_shape(std::string_view token) noexcept {

@@ -21,6 +21,28 @@ namespace sc::text {
 ///   "don’t" and "don't" are the same term.
 char32_t fold_code_point(char32_t cp) noexcept;
 
+/// A lowercase letter that simple case folding changes anyway: micro sign, long s, final sigma,
+/// the Greek symbol variants of beta, theta, phi, pi, kappa, rho, epsilon, and long s with dot.
+/// "Folding changes it" alone would take these for capitals.
+constexpr bool is_folding_lowercase(char32_t cp) noexcept {
+  switch (cp) {
+    case 0x00B5:
+    case 0x017F:
+    case 0x03C2:
+    case 0x03D0:
+    case 0x03D1:
+    case 0x03D5:
+    case 0x03D6:
+    case 0x03F0:
+    case 0x03F1:
+    case 0x03F5:
+    case 0x1E9B:
+      return true;
+    default:
+      return false;
+  }
+}
+
 /// Appends the case-folded UTF-8 of `text` to `out`: Unicode compatibility normalization (NFKC,
 /// utf8proc) and then simple case folding, so NFC and NFD, fullwidth forms and ligatures fold
 /// alike. Invalid UTF-8 (truncated, overlong, surrogate, stray continuation bytes) becomes U+FFFD,

@@ -137,22 +137,7 @@ bool is_continuation(char32_t cp) noexcept {
 /// Letters of other scripts have no case.
 bool is_lowercase(char32_t cp) noexcept {
   if (cp < 0x80) return cp >= 'a' && cp <= 'z';
-  switch (cp) {
-    case 0x00B5:
-    case 0x017F:
-    case 0x03C2:
-    case 0x03D0:
-    case 0x03D1:
-    case 0x03D5:
-    case 0x03D6:
-    case 0x03F0:
-    case 0x03F1:
-    case 0x03F5:
-    case 0x1E9B:
-      return true;
-    default:
-      break;
-  }
+  if (is_folding_lowercase(cp)) return true;
   const bool cased_block = (cp >= 0x00DF && cp <= 0x02AF) || (cp >= 0x0370 && cp <= 0x058F) ||
                            (cp >= 0x1E00 && cp <= 0x1EFF) || (cp >= 0xFF41 && cp <= 0xFF5A);
   return cased_block && classify(cp) == CharClass::Letter && fold_code_point(cp) == cp;

@@ -19,7 +19,7 @@ from ..assembly import (
 )
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import Chunk, ChunkLike, as_chunks
-from ..claims import AnswerCoverage, ClaimCoverage, ClaimResult
+from ..claims import ClaimCoverage, ClaimResult, keep_covered
 from ..config import ON_UNSUPPORTED, ConfigSource, load_pipeline_config
 from ..gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate
 from .envelope import GroundedAnswer
@@ -234,7 +234,7 @@ class GroundedAnswerer:
         if self.on_unsupported == "flag":
             final, kept, removed, unsupported = draft.strip(), list(report.claims), (), uncovered
         else:
-            final, kept = _keep_covered(draft, report)
+            final, kept = keep_covered(draft, report)
             removed, unsupported = uncovered, ()
         if not any(not c.is_meta for c in kept) or not final:
             return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
@@ -377,18 +377,3 @@ def _sufficiency_dict(result: SufficiencyResult) -> dict[str, Any]:
 
 def _is_refusal(answer: str) -> bool:
     return answer.strip().strip('"').startswith(NOT_IN_DOCUMENTATION_ANSWER)
-
-
-def _keep_covered(answer: str, report: AnswerCoverage) -> tuple[str, list[ClaimResult]]:
-    """The answer without its uncovered sentences (the whitespace before each kept one kept), and the kept claims."""
-    parts: list[str] = []
-    kept: list[ClaimResult] = []
-    previous_end = 0
-    for claim in report.claims:
-        if claim.is_covered:
-            if parts:
-                parts.append(answer[previous_end : claim.start])
-            parts.append(claim.sentence)
-            kept.append(claim)
-        previous_end = claim.end
-    return "".join(parts).strip(), kept

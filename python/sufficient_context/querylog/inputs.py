@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from .._args import finite_or_none
 from ..chunks import as_chunks, check_unique_ids
 
-__all__ = ["chunk_refs", "clean_text", "decision_facts", "finite_or_none", "str_list"]
+__all__ = ["chunk_refs", "clean_text", "decision_facts", "str_list"]
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
@@ -54,17 +55,6 @@ def decision_facts(decision: Any) -> dict[str, Any]:
         "decision must be a non-empty str, a RetrievalDecision, a GroundedAnswer, a SufficiencyResult or an "
         f"AnswerCoverage; got {type(decision).__name__}"
     )
-
-
-def finite_or_none(value: Any, name: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number or None; got {type(value).__name__}")
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be finite; got {number!r}")
-    return number
 
 
 def str_list(values: Iterable[str], name: str) -> list[str]:

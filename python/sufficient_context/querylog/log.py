@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from .inputs import chunk_refs, clean_text, decision_facts, finite_or_none, str_list
+from .._args import finite_or_none
+from .inputs import chunk_refs, clean_text, decision_facts, str_list
 from .writer import file_lock, is_busy, spill, with_retries
 
 __all__ = ["ANSWERED_DECISIONS", "REFUSED_DECISIONS", "QueryLog", "QueryLogError", "QueryLogWarning"]
