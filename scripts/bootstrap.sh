@@ -56,6 +56,10 @@ case "$mode" in
     $VPY -m mypy
     find src bindings tests/cpp -name '*.[ch]pp' -print0 | xargs -0 clang-format --dry-run --Werror
     $VPY -m pytest -q
+    if $VPY -c "import atheris" 2>/dev/null; then
+      echo "== fuzzing: each atheris target for 20 s (longer runs: bash benchmarks/fuzz.sh SECONDS)"
+      PYTHON=$VPY bash benchmarks/fuzz.sh 20
+    fi
     ;;
   *)
     echo "usage: bash scripts/bootstrap.sh demo|test" >&2
