@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -245,3 +247,71 @@ def test_nfd_fullwidth_and_ligature_texts_match_their_plain_forms() -> None:
     assert sc.text.terms("\uff30\uff25\uff2e\uff21\uff2c\uff34\uff39 ﬁnes") == sc.text.terms("penalty fines")
     claim = sc.ClaimCoverage().check_claim("The ﬁne is \uff34\uff25\uff2e dollars [S1].", ["The fine is ten dollars."])
     assert claim.is_covered
+
+
+_ANY_FLOAT = st.floats()  # the whole range: NaN, infinities, subnormals, huge values
+
+
+def _outcome(call: Callable[[], Any]) -> Any:
+    """What `call` returns, or the ValueError it raises."""
+    try:
+        return call()
+    except ValueError as exc:
+        return exc
+
+
+@settings(max_examples=200, deadline=None)
+@given(score=_ANY_FLOAT, temperature=_ANY_FLOAT, timestamp=_ANY_FLOAT)
+def test_chunk_numbers_over_the_whole_float_range(score: float, temperature: float, timestamp: float) -> None:
+    chunk = {"content": "Theft is stealing property.", "score": score, "temperature": temperature,
+             "timestamp": timestamp}  # fmt: skip
+    outcome = _outcome(lambda: sc.as_chunks([chunk, {"content": "Other.", "score": 0.5}]))
+    if isinstance(outcome, ValueError):  # NaN, infinities and dates out of range are refused, by field
+        assert "chunks[0]." in str(outcome)
+        return
+    converted = outcome
+    result = sc.SufficientContextChecker().check_sufficiency("punishment for theft", converted)
+    assert 0.0 <= result.score <= 1.0
+    decision = sc.evaluate_retrieval(converted)
+    assert decision.outcome in ("no_evidence", "weak_evidence", "normal")
+
+
+@settings(max_examples=200, deadline=None)
+@given(threshold=_ANY_FLOAT, weights=st.lists(_ANY_FLOAT, min_size=1, max_size=4), min_score=_ANY_FLOAT)
+def test_gate_numbers_over_the_whole_float_range(threshold: float, weights: list[float], min_score: float) -> None:
+    try:
+        gate = sc.EvidenceSufficiencyGate(threshold=threshold)
+    except ValueError:
+        assert not 0.0 <= threshold <= 1.0  # only out-of-range or NaN thresholds are refused
+        return
+    try:
+        passes, info = gate.evaluate(weights)
+    except ValueError:
+        assert any(not (w >= 0.0) or math.isinf(w) for w in weights)
+        return
+    assert math.isfinite(info["margin"])
+    # All-zero attention fails the gate whatever the threshold (API contract); otherwise S >= threshold decides.
+    assert passes is (any(w > 0 for w in weights) and info["sufficiency"] >= threshold)
+    try:
+        decision = sc.evaluate_retrieval([0.5, 0.7], min_score=min_score)
+    except ValueError:
+        assert not math.isfinite(min_score)
+        return
+    assert decision.outcome in ("no_evidence", "weak_evidence", "normal")
+
+
+@settings(max_examples=150, deadline=None)
+@given(sufficient=_ANY_FLOAT, partial=_ANY_FLOAT, recency=_ANY_FLOAT, min_score=_ANY_FLOAT)
+def test_configuration_numbers_over_the_whole_float_range(
+    sufficient: float, partial: float, recency: float, min_score: float
+) -> None:
+    document = {
+        "sufficient_context": {"thresholds": {"sufficient": sufficient, "partial": partial}, "recency_days": recency},
+        "retrieval": {"min_score": min_score},
+    }
+    answerer = _outcome(lambda: sc.GroundedAnswerer.from_config(document))
+    if isinstance(answerer, ValueError):
+        assert any(name in str(answerer) for name in ("thresholds", "recency_days", "min_score"))
+        return
+    assert 0.0 <= partial <= sufficient <= 1.0
+    assert math.isfinite(answerer.min_score)
