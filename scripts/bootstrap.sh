@@ -40,6 +40,12 @@ case "$mode" in
     cmake --build build/cpp-asan -j "$JOBS"
     ctest --test-dir build/cpp-asan --output-on-failure -j "$JOBS" | tail -n 3
 
+    echo "== C++ worker pool and batch checks under ThreadSanitizer"
+    cmake -S . -B build/cpp-tsan -G Ninja -DSC_BUILD_TESTS=ON -DSC_SANITIZE_THREAD=ON -DSC_WERROR=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build build/cpp-tsan -j "$JOBS" --target sc_tests >/dev/null
+    TSAN_OPTIONS=halt_on_error=1 build/cpp-tsan/sc_tests --gtest_filter='*Batch*:ParallelFor*' | tail -n 1
+
     echo "== wheel: build once, install into a clean virtualenv, import"
     rm -rf dist build/wheel-venv
     $VPY -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps . -w dist
