@@ -62,6 +62,16 @@ case "$mode" in
     $VPY -m mypy
     find src bindings tests/cpp -name '*.[ch]pp' -print0 | xargs -0 clang-format --dry-run --Werror
     $VPY -m pytest -q
+    echo "== Python: the same tests against an extension built with ASan + UBSan (runtime preloaded)"
+    cmake -S . -B build/py-asan -G Ninja -DSC_BUILD_PYTHON=ON -DSC_SANITIZE=ON -DSC_WERROR=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -Dpybind11_DIR="$($VPY -m pybind11 --cmakedir)" >/dev/null
+    cmake --build build/py-asan -j "$JOBS" --target _core >/dev/null
+    rm -rf build/py-asan/pkg && mkdir -p build/py-asan/pkg
+    cp -r python/sufficient_context build/py-asan/pkg/ && cp build/py-asan/_core*.so build/py-asan/pkg/sufficient_context/
+    # libstdc++ preloaded too, so ASan finds the real __cxa_throw; CPython's own allocations are not leak-checked.
+    ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libstdc++.so)" \
+      PYTHONPATH=build/py-asan/pkg $VPY -m pytest -q -p no:cacheprovider | tail -n 1
+
     if $VPY -c "import atheris" 2>/dev/null; then
       echo "== fuzzing: each atheris target for 20 s (longer runs: bash benchmarks/fuzz.sh SECONDS)"
       PYTHON=$VPY bash benchmarks/fuzz.sh 20

@@ -102,7 +102,7 @@ def _utf8proc() -> tuple[Any, Any] | None:
         return None
     try:
         lib = ctypes.CDLL(name)
-        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        libc = ctypes.CDLL(None)  # the process's own free (an interposed one, such as ASan's, included)
     except OSError:
         return None
     lib.utf8proc_map.restype = ctypes.c_ssize_t
