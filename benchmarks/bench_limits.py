@@ -5,7 +5,8 @@
 Each case runs in a fresh subprocess so its peak RSS (ru_maxrss) is its own; wall and CPU time are measured around
 the call only. Text is real (SQuAD paragraphs from ../shared/datasets, repeated to size). Cases:
 
-- `check_sufficiency` on one context of 1, 10 and 100 MB; a 10 kB, 100 kB and 1 MB query against 1 MB;
+- `check_sufficiency` on one context of 1, 10 and 100 MB; a 10 kB, 100 kB and 1 MB query against 1 MB, and a 1 MB
+  query against 100 MB;
 - `check_sufficiency` and `evaluate_retrieval` on 1,000, 10,000 and 100,000 chunks;
 - `ClaimCoverage.check_answer` on a 1, 2 and 10 MB answer against one chunk;
 - `sc.text.token_spans` on 1, 10 and 100 MB;
@@ -42,9 +43,10 @@ if kind == "context":
     big = text_of(size * 1_000_000)[: size * 1_000_000]
     args = ("Who founded the Normans and where did they settle?", [big])
     fn = lambda: sc.SufficientContextChecker().check_sufficiency(*args)
-elif kind == "query":
+elif kind in ("query", "query100"):
     query = text_of(size * 1_000)[: size * 1_000]  # size in kB
-    context = text_of(1_000_000)[:1_000_000]
+    context_bytes = 100_000_000 if kind == "query100" else 1_000_000
+    context = text_of(context_bytes)[:context_bytes]
     fn = lambda: sc.SufficientContextChecker().check_sufficiency(query, [context])
 elif kind == "chunks":
     chunks = [{"id": f"c{i}", "content": paragraphs[i % len(paragraphs)], "score": (i % 97) / 97} for i in range(size)]
@@ -52,7 +54,7 @@ elif kind == "chunks":
     fn = lambda: (checker.check_sufficiency("Who founded the Normans?", chunks), sc.evaluate_retrieval(chunks))
 elif kind == "answer":
     answer = text_of(size * 1_000_000)[: size * 1_000_000]
-    fn = lambda: sc.ClaimCoverage().check_answer(answer, [{"id": "S1", "content": paragraphs[0]}])
+    fn = lambda: sc.ClaimCoverage(max_sentences=None).check_answer(answer, [{"id": "S1", "content": paragraphs[0]}])
 elif kind == "tokens":
     big = text_of(size * 1_000_000)[: size * 1_000_000]
     fn = lambda: sc.text.token_spans(big)
@@ -84,6 +86,8 @@ def main() -> None:
     mbs = [m for m in (1, 10, 100) if m <= args.max_mb]
     cases = [("context", m, f"{m} MB context") for m in mbs]
     cases += [("query", k, f"{k:,} kB query, 1 MB context") for k in (10, 100, 1_000)]
+    if args.max_mb >= 100:
+        cases += [("query100", 1_000, "1,000 kB query, 100 MB context")]
     cases += [("chunks", n, f"{n:,} chunks") for n in (1_000, 10_000, 100_000)]
     cases += [("answer", m, f"{m} MB answer") for m in (1, 2, 10) if m <= args.max_mb]
     cases += [("tokens", m, f"token_spans {m} MB") for m in mbs]

@@ -21,6 +21,7 @@
 #include "checker/python_str.hpp"
 #include "checker/reference_score.hpp"
 #include "checker/sentence_split.hpp"
+#include "checker/vocabulary.hpp"
 
 namespace py = pybind11;
 
@@ -362,6 +363,20 @@ void sc::bindings::bind_checker(py::module_& m) {
           py::arg("query_embeddings") = py::none(), py::arg("chunk_embeddings") = py::none(),
           py::arg("now") = py::none(), py::arg("min_contexts") = py::none(),
           py::arg("recency_days") = py::none(), py::arg("threads") = 0);
+
+  m.def(
+      "set_cache_budget", [](std::size_t bytes) { ck::set_cache_budget(bytes); }, py::arg("bytes"),
+      "Bytes that all threads' vocabulary caches may hold together.");
+  m.def(
+      "cache_usage",
+      [] {
+        py::dict out;
+        out["budget_bytes"] = ck::cache_budget();
+        out["held_bytes"] = ck::cache_bytes();
+        out["threads"] = ck::cache_threads();
+        return out;
+      },
+      "The cache budget, the bytes held now and the threads holding a cache.");
 
   // Test hooks: the pieces the oracle tests compare one by one.
   m.def("_python_word_ranges", [] {

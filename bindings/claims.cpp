@@ -153,8 +153,10 @@ std::shared_ptr<c::ClaimConfig> make_config(double min_overlap, double multi_cit
                                             std::optional<std::vector<std::string>> stopwords,
                                             std::optional<std::vector<std::string>> meta_patterns,
                                             std::shared_ptr<sc::checker::TermStatistics> statistics,
-                                            std::shared_ptr<sc::checker::WordRelations> relations) {
+                                            std::shared_ptr<sc::checker::WordRelations> relations,
+                                            std::size_t max_sentences) {
   c::ClaimOptions options;
+  options.max_sentences = max_sentences;
   options.min_overlap = min_overlap;
   options.multi_citation_factor = multi_citation_factor;
   options.mode = c::parse_mode(mode);
@@ -256,7 +258,8 @@ void sc::bindings::bind_claims(py::module_& m) {
       .def(py::init(&make_config), py::arg("min_overlap") = 0.3,
            py::arg("multi_citation_factor") = 0.7, py::arg("mode") = "default",
            py::arg("stopwords") = py::none(), py::arg("meta_patterns") = py::none(),
-           py::arg("statistics") = py::none(), py::arg("relations") = py::none())
+           py::arg("statistics") = py::none(), py::arg("relations") = py::none(),
+           py::arg("max_sentences") = 0)
       .def_property_readonly("min_overlap", &c::ClaimConfig::min_overlap)
       .def_property_readonly("multi_citation_factor", &c::ClaimConfig::multi_citation_factor)
       // The held object itself (the checker binding's TermStatistics, read-only there), so Python

@@ -17,6 +17,7 @@ from .assembly import (
     format_context,
     format_sources,
 )
+from .cache import cache_usage, set_cache_budget
 from .checker import Level, SufficiencyResult, SufficientContextChecker
 from .chunks import Chunk, as_chunks
 from .claims import (
@@ -67,6 +68,7 @@ __all__ = [
     "TermStatistics",
     "__version__",
     "as_chunks",
+    "cache_usage",
     "check_claim_coverage",
     "classify_query",
     "evaluate_retrieval",
@@ -74,6 +76,7 @@ __all__ = [
     "format_sources",
     "is_evidence_sufficient",
     "sentences",
+    "set_cache_budget",
     "similarity",
     "text",
     "validate_multi_chunk_citations",

@@ -282,6 +282,8 @@ NGRAM_MIN, NGRAM_MAX = 3, 5
 NGRAM_BUCKETS = 1 << 20
 RELEVANCE_SCALE = 0.5  # relevance = min(1, best char-n-gram cosine / RELEVANCE_SCALE)
 COVERAGE_POWER = 2  # coverage = (combined coverage) ** 2, so a missing aspect costs more than its share
+MAX_QUERY_TERMS = 512  # a longer query is scored on its first 512 distinct key terms (work stays linear)
+QUERY_TRUNCATED = "The query has more than 512 key terms; only the first 512 were looked for"
 NO_KEY_TERMS = "The query has no key terms to look for (only stop words or punctuation)"
 SCORE_EXPONENT = 2.0  # calibration: score = (weighted mean of the signals) ** SCORE_EXPONENT
 DENSITY_WORDS = 50  # content words at which the length half of density saturates
@@ -462,8 +464,12 @@ def default_score(
     # --- query terms: distinct non-stop terms in query order, rarity-weighted
     qtoks = tokenize(query)
     seen: dict[str, float] = {}
+    truncated = False
     for term, kind, _ in qtoks:
         if term is not None and term not in seen:
+            if len(seen) == MAX_QUERY_TERMS:
+                truncated = True
+                continue
             seen[term] = _term_weight(term, kind, freq_table)
     qterms = list(seen.items())
     total = sum(seen.values())
@@ -636,6 +642,8 @@ def default_score(
             aspects.append(f"Query term '{surface[t]}' not found in context")
     if total <= 0.0:
         aspects.append(NO_KEY_TERMS)
+    if truncated:
+        aspects.append(QUERY_TRUNCATED)
     if total > 0.0 and relation < 0.5:
         aspects.append("Query terms never appear together in one sentence")
     if not polarity_ok:

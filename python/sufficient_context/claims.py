@@ -57,6 +57,7 @@ __all__ = [
 META_PATTERNS: tuple[str, ...] = tuple(_core.default_meta_patterns())
 """The built-in meta phrases; pass ``META_PATTERNS + ("my phrase",)`` as `meta_patterns` to extend them."""
 
+DEFAULT_MAX_SENTENCES = 100_000
 _MODES = ("default", "reference")
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
@@ -304,12 +305,25 @@ class ClaimCoverage:
         more (unknown stems and numbers: zipf 1.0). Default: ``TermStatistics.english()``, the one English table
         the process shares with ``SufficientContextChecker``; pass ``TermStatistics.from_texts(your_corpus)`` when
         your corpus's vocabulary differs from general English. Reference mode ignores it.
+    max_sentences : int or None
+        ``check_answer`` and ``check_answers`` refuse an answer with more sentences than this, with a ``ValueError``
+        naming the count, before any work (default 100,000: an LLM answer has a few hundred at most, and each
+        sentence costs a result object). ``None``: no limit; the work stays linear in the answer's length.
 
     The configuration is immutable: checks never change the object, so one instance can serve many threads. It
     pickles (configuration only).
     """
 
-    __slots__ = ("_config", "_meta_patterns", "_min_overlap", "_mode", "_multi", "_statistics", "_stopwords")
+    __slots__ = (
+        "_config",
+        "_max_sentences",
+        "_meta_patterns",
+        "_min_overlap",
+        "_mode",
+        "_multi",
+        "_statistics",
+        "_stopwords",
+    )
 
     def __init__(
         self,
@@ -320,6 +334,7 @@ class ClaimCoverage:
         mode: str = "default",
         *,
         term_statistics: TermStatistics | None = None,
+        max_sentences: int | None = DEFAULT_MAX_SENTENCES,
     ) -> None:
         if term_statistics is not None and not isinstance(term_statistics, TermStatistics):
             raise TypeError(f"term_statistics must be a TermStatistics; got {type(term_statistics).__name__}")
@@ -329,6 +344,7 @@ class ClaimCoverage:
         self._stopwords = _word_list(stopwords, "stopwords")
         self._meta_patterns = _word_list(meta_patterns, "meta_patterns")
         self._statistics = term_statistics if term_statistics is not None else TermStatistics.english()
+        self._max_sentences = None if max_sentences is None else int_in_range(max_sentences, "max_sentences")
         self._config = _core.ClaimConfig(
             self._min_overlap,
             self._multi,
@@ -337,9 +353,14 @@ class ClaimCoverage:
             None if self._meta_patterns is None else [_clean(p) for p in self._meta_patterns],
             self._statistics._core,
             english_word_relations(),
+            self._max_sentences or 0,
         )
 
     # -- configuration ------------------------------------------------------------------------------------------------
+    @property
+    def max_sentences(self) -> int | None:
+        return self._max_sentences
+
     @property
     def min_overlap(self) -> float:
         return self._min_overlap
@@ -373,6 +394,8 @@ class ClaimCoverage:
         if self._meta_patterns is not None:
             extra += f", meta_patterns={list(self._meta_patterns)!r}"
         statistics = "" if self._statistics._english else f", term_statistics={self._statistics!r}"
+        if self._max_sentences != DEFAULT_MAX_SENTENCES:
+            statistics += f", max_sentences={self._max_sentences!r}"
         return (
             f"ClaimCoverage(min_overlap={self._min_overlap!r}, multi_citation_factor={self._multi!r}"
             f"{extra}, mode={self._mode!r}{statistics})"
@@ -394,6 +417,7 @@ class ClaimCoverage:
             "meta_patterns": self._meta_patterns,
             "mode": self._mode,
             "term_statistics": None if self._statistics._english else self._statistics,
+            "max_sentences": self._max_sentences,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@
 #include "checker/signals.hpp"
 #include "checker/vocabulary.hpp"
 #include "checker/word_relations.hpp"
+#include "common/trim.hpp"
 #include "text/tokenizer.hpp"
 
 namespace sc::checker {
@@ -81,6 +82,22 @@ Scratch& thread_scratch() {
   thread_local Scratch scratch;
   return scratch;
 }
+
+// Scratch grows with the context; after a large check the thread gives it back rather than keep
+// the high-water mark for the rest of its life.
+class ScratchTrim {
+ public:
+  ScratchTrim(Scratch& s, std::size_t input_bytes) : s_(s), input_bytes_(input_bytes) {}
+  ScratchTrim(const ScratchTrim&) = delete;
+  ScratchTrim& operator=(const ScratchTrim&) = delete;
+  ~ScratchTrim() {
+    if (input_bytes_ > kScratchKeepBytes) s_ = Scratch();
+  }
+
+ private:
+  Scratch& s_;
+  std::size_t input_bytes_;
+};
 
 bool seen_in_context(const Scratch& s, std::uint32_t term) noexcept {
   return term < s.seen.size() && s.seen[term] == s.epoch;
@@ -156,7 +173,12 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   }
 
   Scratch& s = thread_scratch();
-  Vocabulary& vocabulary = thread_vocabulary();
+  std::size_t input_bytes = input.query.size();
+  for (const std::string_view text : input.contents) input_bytes += text.size();
+  for (const std::string_view text : input.summaries) input_bytes += text.size();
+  const ScratchTrim trim(s, input_bytes);
+  VocabularyLease lease;
+  Vocabulary& vocabulary = lease.get();
 
   // --- query terms, and where each query term and prefix sits
   QueryAnalysis& q = s.query;
@@ -447,6 +469,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     result.missing_aspects.push_back(explain::quoted(prefix, term.surface, suffix));
   }
   if (q.total_weight <= 0.0) result.missing_aspects.emplace_back(explain::kNoKeyTerms);
+  if (q.truncated) result.missing_aspects.emplace_back(explain::kQueryTruncated);
   if (q.total_weight > 0.0 && relation < 0.5) {
     result.missing_aspects.emplace_back(explain::kNotTogether);
   }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/trim.hpp"
 #include "similarity/cosine.hpp"
 
 namespace sc::checker {
@@ -66,7 +67,11 @@ double max_cosine_engine(const double* query, const double* rows, std::size_t n,
   similarity::require_finite_vector(q32.data(), d, "query_embedding");
   similarity::require_finite_matrix(rows32.data(), n, d, "chunk_embeddings");
   similarity::cosine_many(q32.data(), rows32.data(), n, d, out.data());
-  return static_cast<double>(*std::max_element(out.begin(), out.end()));
+  const double best = static_cast<double>(*std::max_element(out.begin(), out.end()));
+  release_if_over(q32);
+  release_if_over(rows32);
+  release_if_over(out);
+  return best;
 }
 
 }  // namespace sc::checker

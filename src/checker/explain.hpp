@@ -17,6 +17,8 @@ inline constexpr std::string_view kNoContext = "No relevant context found";
 inline constexpr std::string_view kThinContext = "Retrieved context lacks detailed information";
 inline constexpr std::string_view kNoKeyTerms =
     "The query has no key terms to look for (only stop words or punctuation)";
+inline constexpr std::string_view kQueryTruncated =
+    "The query has more than 512 key terms; only the first 512 were looked for";
 inline constexpr std::string_view kNotTogether =
     "Query terms never appear together in one sentence";
 inline constexpr std::string_view kQueryNegated =

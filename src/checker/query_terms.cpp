@@ -10,6 +10,7 @@ void analyze_query(std::string_view query, Vocabulary& vocabulary, const TermSta
   out.ngram_words.clear();
   out.total_weight = 0.0;
   out.negated = false;
+  out.truncated = false;
   text::for_each_token(query, [&](const text::Token& token) {
     const WordInfo info = vocabulary.lookup(token);
     if (info.kind == text::TokenKind::Word && info.negation) out.negated = true;
@@ -18,6 +19,10 @@ void analyze_query(std::string_view query, Vocabulary& vocabulary, const TermSta
     const bool seen = std::any_of(out.terms.begin(), out.terms.end(),
                                   [&](const QueryTerm& t) { return t.term == info.term; });
     if (seen) return;
+    if (out.terms.size() == kMaxQueryTerms) {
+      out.truncated = true;
+      return;
+    }
     QueryTerm term;
     term.term = info.term;
     term.prefix = info.prefix;

@@ -2,6 +2,7 @@
 /// words.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,10 @@ inline constexpr double kMinTermWeight = 0.5;
 inline constexpr double kUnknownZipf = 1.0;  // stems the statistics lack; every number, identifier
 inline constexpr double kTypoMaxZipf = 3.0;  // typo matching only for rarer words ...
 inline constexpr std::uint32_t kTypoMinLength = 5;  // ... of at least this many code points
+
+/// Key terms of one query that are looked for: a longer query is scored on its first this many
+/// distinct terms, so the work stays linear in query x context (a question never has this many).
+inline constexpr std::size_t kMaxQueryTerms = 512;
 
 /// One distinct query term.
 struct QueryTerm {
@@ -34,6 +39,7 @@ struct QueryAnalysis {
   std::vector<QueryTerm> terms;  ///< distinct non-stop terms in order of first occurrence
   double total_weight = 0.0;     ///< sum of the weights, in term order
   bool negated = false;          ///< some word of the query is a negation cue
+  bool truncated = false;        ///< the query had more than kMaxQueryTerms distinct terms
   std::vector<std::string_view> ngram_words;  ///< folded non-stop tokens, repeats kept
 };
 

@@ -7,6 +7,7 @@
 #include "checker/embedding_relevance.hpp"
 #include "checker/explain.hpp"
 #include "checker/python_str.hpp"
+#include "common/trim.hpp"
 
 namespace sc::checker {
 
@@ -48,6 +49,7 @@ CheckResult reference_score(const CheckInput& input, const CheckerConfig& config
     search(input.contents[i]);
     if (i < input.summaries.size()) search(input.summaries[i]);
   }
+  release_if_over(lowered);
   for (std::size_t t = 0; t < terms.size(); ++t) {
     (found[t] ? result.covered_terms : result.missing_terms).push_back(terms[t]);
   }

@@ -73,6 +73,14 @@ class Vocabulary {
   /// Distinct token spellings analyzed so far.
   std::size_t size() const noexcept { return entries_.size(); }
 
+  /// Heap bytes held (capacity, not size: what the process keeps).
+  std::size_t memory_bytes() const noexcept {
+    return slots_.capacity() * sizeof(Slot) + hashes_.capacity() * sizeof(std::uint64_t) +
+           entries_.capacity() * sizeof(Entry) + raw_.memory_bytes() + folded_.memory_bytes() +
+           terms_.memory_bytes() + prefixes_.memory_bytes() + heap_bytes(fold_buffer_) +
+           heap_bytes(stem_buffer_);
+  }
+
   /// Forgets everything (ids handed out become invalid).
   void clear() noexcept;
 
@@ -104,6 +112,10 @@ class Vocabulary {
     std::uint32_t tag = 0;    // high hash bits
     std::uint32_t index = 0;  // spelling index + 1; 0 = empty
   };
+
+  static std::size_t heap_bytes(const std::string& s) noexcept {
+    return s.capacity() > std::string().capacity() ? s.capacity() : 0;  // not the inline buffer
+  }
 
   static bool same_bytes(std::string_view a, std::string_view b) noexcept {
     if (a.size() != b.size()) return false;
@@ -139,8 +151,36 @@ class Vocabulary {
 /// Whether a folded word is a negation cue.
 bool is_negation(std::string_view folded) noexcept;
 
-/// This thread's vocabulary, emptied first when it holds more than `max_tokens` spellings (so a
-/// long-running process keeps a bounded memo). Call at the start of a check, never during one.
-Vocabulary& thread_vocabulary(std::size_t max_tokens = 1u << 18);
+/// The vocabularies are caches: every thread that checks keeps one between checks. Together they
+/// share one byte budget (cache_budget(); 256 MiB unless set). A check that ends with the total
+/// over budget empties the vocabularies of threads that are not checking, then its own; a single
+/// vocabulary is also emptied past kMaxSpellings. Emptying only costs speed (the next check
+/// analyzes its words again), never a different result.
+inline constexpr std::size_t kDefaultCacheBudget = std::size_t{256} << 20;
+inline constexpr std::size_t kMaxSpellings = std::size_t{1} << 18;
+
+void set_cache_budget(std::size_t bytes) noexcept;
+std::size_t cache_budget() noexcept;
+/// Bytes the threads' vocabularies hold now (as of each thread's last check).
+std::size_t cache_bytes() noexcept;
+/// Threads holding a vocabulary.
+std::size_t cache_threads() noexcept;
+
+struct ThreadCache;
+
+/// This thread's vocabulary for the length of one check: other threads cannot empty it while the
+/// lease lives. On release it accounts the vocabulary's size and enforces the budget.
+class VocabularyLease {
+ public:
+  VocabularyLease();
+  ~VocabularyLease();
+  VocabularyLease(const VocabularyLease&) = delete;
+  VocabularyLease& operator=(const VocabularyLease&) = delete;
+  Vocabulary& get() noexcept { return *vocabulary_; }
+
+ private:
+  ThreadCache* cache_;
+  Vocabulary* vocabulary_;
+};
 
 }  // namespace sc::checker

@@ -329,9 +329,16 @@ ClaimResult check_claim(const ClaimConfig& config, std::string_view claim,
 
 AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
                           const std::vector<ChunkInput>& chunks) {
+  const std::vector<text::Span> spans = text::split_sentences(answer);
+  const std::size_t limit = config.options().max_sentences;
+  if (limit != 0 && spans.size() > limit) {
+    throw std::length_error("answer has " + std::to_string(spans.size()) +
+                            " sentences, more than max_sentences=" + std::to_string(limit));
+  }
   Check check(config, chunks);
   std::vector<Pending> sentences;
-  for (const text::Span& span : text::split_sentences(answer)) {
+  sentences.reserve(spans.size());
+  for (const text::Span& span : spans) {
     sentences.push_back(prepare(check, answer.substr(span.begin, span.end - span.begin), span,
                                 /*all_if_uncited=*/false));
   }
@@ -415,6 +422,8 @@ std::vector<AnswerResult> check_answers(const ClaimConfig& config,
       out[i] = check_answer(config, answers[i], chunks[i]);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument("answers[" + std::to_string(i) + "]: " + e.what());
+    } catch (const std::length_error& e) {
+      throw std::length_error("answers[" + std::to_string(i) + "]: " + e.what());
     }
   });
   return out;

@@ -39,6 +39,7 @@ struct ClaimOptions {
   Mode mode = Mode::Default;
   std::optional<std::vector<std::string>> stopwords;      // nullopt: the English list
   std::optional<std::vector<std::string>> meta_patterns;  // nullopt: default_meta_patterns()
+  std::size_t max_sentences = 0;  // an answer with more sentences is refused; 0: no limit
 };
 
 /// Everything a claim check needs besides its inputs. Validated on construction (min_overlap and

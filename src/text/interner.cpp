@@ -25,6 +25,7 @@ TermInterner::TermInterner(TermInterner&& other) noexcept
     : blocks_(std::move(other.blocks_)),
       block_used_(std::exchange(other.block_used_, 0)),
       block_capacity_(std::exchange(other.block_capacity_, 0)),
+      arena_bytes_(std::exchange(other.arena_bytes_, 0)),
       terms_(std::move(other.terms_)),
       hashes_(std::move(other.hashes_)),
       slots_(std::move(other.slots_)) {
@@ -36,6 +37,7 @@ TermInterner& TermInterner::operator=(TermInterner&& other) noexcept {
     blocks_ = std::move(other.blocks_);
     block_used_ = std::exchange(other.block_used_, 0);
     block_capacity_ = std::exchange(other.block_capacity_, 0);
+    arena_bytes_ = std::exchange(other.arena_bytes_, 0);
     terms_ = std::move(other.terms_);
     hashes_ = std::move(other.hashes_);
     slots_ = std::move(other.slots_);
@@ -102,6 +104,7 @@ void TermInterner::clear() noexcept {
   blocks_.clear();
   block_used_ = 0;
   block_capacity_ = 0;
+  arena_bytes_ = 0;
   terms_.clear();
   hashes_.clear();
   slots_.clear();
@@ -123,6 +126,7 @@ std::string_view TermInterner::store(std::string_view term) {
     // A term larger than a block gets a block of its own size.
     block_capacity_ = std::max(kBlockSize, term.size());
     blocks_.push_back(std::make_unique<char[]>(block_capacity_));
+    arena_bytes_ += block_capacity_;
     block_used_ = 0;
   }
   char* dest = blocks_.back().get() + block_used_;

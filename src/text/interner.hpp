@@ -69,8 +69,15 @@ class TermInterner {
   /// Makes room for `count` terms without rehashing.
   void reserve(std::size_t count);
 
-  /// Forgets every term (invalidates the views handed out).
+  /// Forgets every term (invalidates the views handed out). Keeps the tables' capacity.
   void clear() noexcept;
+
+  /// Heap bytes held: the arena plus the tables' capacity.
+  std::size_t memory_bytes() const noexcept {
+    return arena_bytes_ + terms_.capacity() * sizeof(std::string_view) +
+           (hashes_.capacity() + slots_.capacity()) * sizeof(std::uint32_t) +
+           blocks_.capacity() * sizeof(blocks_[0]);
+  }
 
  private:
   std::size_t probe(std::string_view term, std::uint32_t hash) const noexcept;
@@ -82,6 +89,7 @@ class TermInterner {
   std::vector<std::unique_ptr<char[]>> blocks_;  // arena; heap blocks never move
   std::size_t block_used_ = 0;                   // bytes used in blocks_.back()
   std::size_t block_capacity_ = 0;               // size of blocks_.back()
+  std::size_t arena_bytes_ = 0;                  // sum of the blocks' sizes
   std::vector<std::string_view> terms_;          // by id, viewing the arena
   std::vector<std::uint32_t> hashes_;            // low 32 hash bits by id: cheap compare, rehash
   std::vector<std::uint32_t> slots_;             // open addressing: id + 1, 0 = empty

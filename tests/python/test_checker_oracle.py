@@ -107,6 +107,13 @@ def test_reference_scoring_equals_the_original_formula(query: str, chunks: list[
 @example(query="Do zebras in Kenya have stripes?", chunks=[{"content": "A zebra lives in Kenya. It grazes."},
          {"content": "Kenya's zebras have stripes."}, {"content": "Stripes glow."}], min_contexts=1,
          recency_days=365.0, weights=None)  # fmt: skip
+@example(
+    query=" ".join(f"zeta{i}q" for i in range(600)),
+    chunks=[{"content": "zeta3q and zeta550q. zeta7q!"}],
+    min_contexts=1,
+    recency_days=365.0,
+    weights=None,
+)  # fmt: skip (past the 512-key-term cap)
 def test_default_scoring_equals_the_spec(
     query: str, chunks: list[dict[str, Any]], min_contexts: int, recency_days: float, weights: dict[str, float] | None
 ) -> None:

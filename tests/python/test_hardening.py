@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import pickle
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -315,3 +316,27 @@ def test_configuration_numbers_over_the_whole_float_range(
         return
     assert 0.0 <= partial <= sufficient <= 1.0
     assert math.isfinite(answerer.min_score)
+
+
+def test_a_query_is_scored_on_its_first_512_key_terms_and_says_so() -> None:
+    query = " ".join(f"zeta{i}q" for i in range(600))
+    result = sc.SufficientContextChecker().check_sufficiency(query, ["zeta3q and zeta550q."])
+    assert result.covered_terms == ["zeta3q"]  # zeta550q is past the cap: not looked for
+    assert len(result.covered_terms) + len(result.missing_terms) == 512
+    assert "The query has more than 512 key terms; only the first 512 were looked for" in result.missing_aspects
+    assert result.level == "insufficient"
+
+
+def test_an_answer_past_max_sentences_is_refused_before_any_work() -> None:
+    answer = " ".join(f"A{i} [S1]." for i in range(1_001))
+    chunks = [{"id": "S1", "content": "A1 is here."}]
+    with pytest.raises(ValueError, match=r"answer has 1001 sentences, more than max_sentences=1000"):
+        sc.ClaimCoverage(max_sentences=1_000).check_answer(answer, chunks)
+    with pytest.raises(ValueError, match=r"answers\[1\]: answer has 1001 sentences"):
+        sc.ClaimCoverage(max_sentences=1_000).check_answers(["A1 [S1].", answer], [chunks, chunks])
+    assert sc.ClaimCoverage().max_sentences == 100_000
+    unbounded = sc.ClaimCoverage(max_sentences=None)
+    assert unbounded.check_answer(answer, chunks).claim_count == 1_001
+    assert pickle.loads(pickle.dumps(unbounded)) == unbounded
+    with pytest.raises(ValueError, match="max_sentences"):
+        sc.ClaimCoverage(max_sentences=0)

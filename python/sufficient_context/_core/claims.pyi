@@ -33,8 +33,10 @@ class ClaimConfig:
         meta_patterns: Sequence[str] | None = None,
         statistics: TermStatistics | None = None,
         relations: WordRelations | None = None,
+        max_sentences: int = 0,
     ) -> None:
-        """`statistics` weighs default-mode words, clamp(7 - zipf, 3, 7) (held, not copied); None: all unknown.
+        """`max_sentences`: check_answer raises ValueError for an answer with more sentences (0: no limit).
+        `statistics` weighs default-mode words, clamp(7 - zipf, 3, 7) (held, not copied); None: all unknown.
         `relations` credits related words and flags antonyms in default mode (held); None: no relations."""
     @property
     def min_overlap(self) -> float: ...
