@@ -101,6 +101,9 @@ py::list tokenize(const py::str& text, const py::object& token_type) {
     PyTuple_SET_ITEM(item.ptr(), 1, start);
     PyTuple_SET_ITEM(item.ptr(), 2, end);
     PyTuple_SET_ITEM(item.ptr(), 3, kinds[static_cast<int>(t.token.kind)].inc_ref().ptr());
+    // A token holds only a str and ints, so it can never be part of a cycle: untracked (as CPython
+    // untracks such plain tuples), millions of tokens cost the garbage collector nothing.
+    PyObject_GC_UnTrack(item.ptr());
     PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), item.release().ptr());
   }
   return out;

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import random
 from concurrent.futures import ThreadPoolExecutor
 
@@ -309,3 +310,11 @@ def test_token_spans_are_the_bulk_form_of_tokenize() -> None:
     assert len(text.token_spans(b"caf\xc3\xa9 \xff bar").starts) == 2
     big = "word " * 2_000_000  # 10 MB: arrays, no per-token objects
     assert len(text.token_spans(big).starts) == 2_000_000
+
+
+def test_tokens_are_not_tracked_by_the_garbage_collector() -> None:
+    # Millions of tokens from a large text must not make every collection walk them; a token holds only a str and
+    # ints, so it can never be in a cycle.
+    tokens = text.tokenize("Whoever cheats [IPC_420] pays 10,000.")
+    assert [t.text for t in tokens] == ["Whoever", "cheats", "IPC_420", "pays", "10,000"]
+    assert not any(gc.is_tracked(t) for t in tokens)
