@@ -54,7 +54,7 @@ case "$mode" in
     $VPY -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps . -w dist
     "$PY" -m venv build/wheel-venv
     build/wheel-venv/bin/python -m pip install -q --disable-pip-version-check dist/*.whl
-    (cd /tmp && "$OLDPWD"/build/wheel-venv/bin/python -m sufficient_context.cli demo >/dev/null)
+    (cd /tmp && "$OLDPWD"/build/wheel-venv/bin/python -m sufficient_context demo >/dev/null)
     echo "wheel installs and runs in a clean virtualenv"
 
     echo "== Python: same wheel plus test extras"

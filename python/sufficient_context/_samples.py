@@ -4,6 +4,8 @@ from __future__ import annotations
 
 SAMPLE_QUERY = "What is the punishment for cheating under Section 420 of the Indian Penal Code?"
 SAMPLE_UNANSWERED_QUERY = "Is cheating under Section 420 bailable?"  # the chunks never say
+SAMPLE_PARTIAL_QUERY = "What does the Indian Penal Code say about cheating and property?"  # "say" is not there
+SAMPLE_OFF_TOPIC_QUERY = "What is the capital of France?"  # nothing retrieved scores above the gate
 
 SAMPLE_CHUNKS: list[dict[str, object]] = [
     {

@@ -17,7 +17,6 @@ Two scorings:
 
 from __future__ import annotations
 
-import html
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,7 +37,6 @@ from .term_statistics import TermStatistics
 
 __all__ = ["Level", "SufficiencyResult", "SufficientContextChecker", "TermStatistics"]
 
-_SIGNALS = ("coverage", "relevance", "density", "count", "recency")
 _DEFAULT_BAND = (0.4, 0.6)
 # Mapping keys that need as_chunks' conversion and validation; anything else in a dict is its content, id, a plain
 # score (checked inline) or an extra key as_chunks ignores too.
@@ -306,7 +304,9 @@ class SufficiencyResult:
         )
 
     def _repr_html_(self) -> str:
-        return _result_html(self)
+        from .display import render_html  # lazy: display imports this module
+
+        return render_html(self)
 
 
 # -- checker -----------------------------------------------------------------------------------------------------
@@ -852,53 +852,3 @@ def _weight_overrides(weights: Mapping[str, float] | None) -> list[tuple[str, fl
             raise TypeError(f"weights keys must be signal names (str); got {type(name).__name__}")
         out.append((name, _real(value, f"weights[{name!r}]")))
     return out  # names and ranges: checked in C++ (ValueError naming the weight)
-
-
-# -- HTML --------------------------------------------------------------------------------------------------------
-
-_LEVEL_COLOURS = {"sufficient": "#1a7f37", "partial": "#9a6700", "insufficient": "#cf222e"}
-
-
-def _result_html(r: SufficiencyResult) -> str:
-    e = html.escape
-    level = r.level.value
-    colour = _LEVEL_COLOURS[level]
-    by = (
-        ""
-        if r.decided_by == "checker"
-        else f" <small>(decided by escalation; checker: {e(r.checker_level.value)})</small>"
-    )
-    rows = []
-    for name in _SIGNALS:
-        if name not in r.signals:
-            continue
-        value = r.signals[name]
-        width = max(0.0, min(1.0, value)) * 100
-        rows.append(
-            f'<tr class="sc-signal" data-signal="{e(name)}"><td>{e(name)}</td>'
-            f'<td style="width:12em"><div class="sc-bar" style="background:#ddd;height:0.7em">'
-            f'<div class="sc-bar-fill" style="width:{width:.1f}%;background:{colour};height:100%"></div></div></td>'
-            f"<td>{value:.2f}</td></tr>"
-        )
-
-    def terms(items: list[str], cls: str) -> str:
-        if not items:
-            return "<i>none</i>"
-        return " ".join(f'<span class="sc-term {cls}"><code>{e(t)}</code></span>' for t in items)
-
-    def bullet_list(items: list[str], cls: str) -> str:
-        if not items:
-            return ""
-        return f'<ul class="{cls}">' + "".join(f"<li>{e(x)}</li>" for x in items) + "</ul>"
-
-    return (
-        '<div class="sc-sufficiency">'
-        f'<span class="sc-badge sc-level-{level}" style="background:{colour};color:white;padding:2px 8px;'
-        f'border-radius:4px;font-weight:bold">{e(level)}</span> '
-        f'<span class="sc-score">score {r.score:.3f}</span>{by}'
-        f'<table class="sc-signals">{"".join(rows)}</table>'
-        f'<div class="sc-covered">Covered: {terms(r.covered_terms, "sc-covered-term")}</div>'
-        f'<div class="sc-missing">Missing: {terms(r.missing_terms, "sc-missing-term")}</div>'
-        f"{bullet_list(r.missing_aspects, 'sc-aspects')}{bullet_list(r.confidence_factors, 'sc-factors')}"
-        "</div>"
-    )

@@ -30,7 +30,6 @@ in ``check_answer``; its reason names the chunk to cite.
 from __future__ import annotations
 
 import functools
-import html
 import math
 import numbers
 import re
@@ -43,6 +42,7 @@ from ._args import int_in_range, str_tuple
 from ._core import claims as _core
 from ._word_relations import english_word_relations
 from .chunks import ChunkLike, as_chunks
+from .config import ConfigSource
 from .term_statistics import TermStatistics
 
 __all__ = [
@@ -65,13 +65,6 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 # ---------------------------------------------------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------------------------------------------------
-_STATUS_STYLE = {
-    "covered": "background:#d8f0dc",
-    "uncovered": "background:#f8d7da",
-    "meta": "background:#e9ecef;font-style:italic",
-}
-
-
 class ClaimResult(NamedTuple):
     """The decision about one sentence (an immutable named tuple).
 
@@ -121,6 +114,7 @@ class ClaimResult(NamedTuple):
         """JSON-serialisable form."""
         return {
             "sentence": self.sentence,
+            "status": self.status,
             "score": self.score,
             "is_covered": self.is_covered,
             "is_meta": self.is_meta,
@@ -133,21 +127,10 @@ class ClaimResult(NamedTuple):
             "end": self.end,
         }
 
-    def _html_span(self) -> str:
-        status = self.status
-        cites = " ".join(self.citations)
-        return (
-            f'<span class="sc-claim sc-{status}" data-status="{status}" data-score="{self.score:.3f}" '
-            f'data-citations="{html.escape(cites)}" title="{html.escape(self.reason)}" '
-            f'style="{_STATUS_STYLE[status]}">{html.escape(self.sentence)}</span>'
-        )
-
     def _repr_html_(self) -> str:
-        return (
-            f'<div class="sc-claim-result">{self._html_span()}'
-            f'<div class="sc-reason">{self.status}, score {self.score:.2f} (threshold {self.threshold:.2f}): '
-            f"{html.escape(self.reason)}</div></div>"
-        )
+        from .display import render_html  # lazy: display imports this module
+
+        return render_html(self)
 
 
 # The core's answer record: (claims, unknown_citations, missing_citations, covered_count, claim_count,
@@ -218,27 +201,9 @@ class AnswerCoverage:
         }
 
     def _repr_html_(self) -> str:
-        parts = []
-        cursor = 0
-        for claim in self.claims:
-            parts.append(html.escape(self.answer[cursor : claim.start]))
-            parts.append(claim._html_span())
-            cursor = claim.end
-        parts.append(html.escape(self.answer[cursor:]))
-        verdict = "grounded" if self.is_grounded else "not grounded"
-        summary = [
-            f"<b>{verdict}</b>",
-            f"supported {self.covered_count}/{self.claim_count} ({self.supported_ratio:.0%})",
-            f"attribution {self.attribution_coverage:.0%}",
-        ]
-        if self.missing_citations:
-            summary.append("missing citations: " + html.escape(", ".join(self.missing_citations)))
-        if self.unknown_citations:
-            summary.append("unknown citations: " + html.escape(", ".join(self.unknown_citations)))
-        return (
-            f'<div class="sc-answer-coverage"><div class="sc-summary">{" · ".join(summary)}</div>'
-            f'<div class="sc-answer" style="white-space:pre-wrap">{"".join(parts)}</div></div>'
-        )
+        from .display import render_html  # lazy: display imports this module
+
+        return render_html(self)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -355,6 +320,15 @@ class ClaimCoverage:
             english_word_relations(),
             self._max_sentences or 0,
         )
+
+    @classmethod
+    def from_config(cls, source: ConfigSource, *, term_statistics: TermStatistics | None = None) -> ClaimCoverage:
+        """A ClaimCoverage from the ``claims:`` section of a YAML file (needs PyYAML) or a mapping holding it
+        (``min_overlap``, ``multi_citation_factor``, ``mode``, ``max_sentences``); the other sections are ignored.
+        Unknown keys raise ValueError naming them."""
+        from .config import CLAIMS_SECTION, load_pipeline_config
+
+        return cls(**load_pipeline_config(source)[CLAIMS_SECTION], term_statistics=term_statistics)
 
     # -- configuration ------------------------------------------------------------------------------------------------
     @property

@@ -28,6 +28,7 @@ from typing import Any, Union
 __all__ = [
     "ANSWERING_KEYS",
     "ANSWERING_SECTION",
+    "CLAIMS_KEYS",
     "CONFIG_KEYS",
     "RETRIEVAL_KEYS",
     "RETRIEVAL_SECTION",
@@ -50,6 +51,8 @@ CONFIG_KEYS = (
 _THRESHOLD_KEYS = ("sufficient", "partial")
 RETRIEVAL_SECTION = "retrieval"
 RETRIEVAL_KEYS = ("min_score", "min_chunks", "weak_score")
+CLAIMS_SECTION = "claims"
+CLAIMS_KEYS = ("min_overlap", "multi_citation_factor", "mode", "max_sentences")
 ANSWERING_SECTION = "answering"
 ANSWERING_KEYS = ("prompt", "on_unsupported", "attribution_target", "max_extract_sentences")
 ON_UNSUPPORTED = ("remove", "regenerate", "flag")
@@ -176,6 +179,11 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
     .. code-block:: yaml
 
         sufficient_context: {...}      # the checker (see load_checker_config)
+        claims:                        # the ClaimCoverage that validates answers (see ClaimCoverage)
+          min_overlap: 0.3
+          multi_citation_factor: 0.7
+          mode: default
+          max_sentences: 100000        # or null: no limit
         retrieval:
           min_score: 0.20              # no model call unless the best chunk scores this much
           min_chunks: 2                # ... and this many chunks reach min_score
@@ -190,7 +198,8 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
     alone, except a name one edit away from ours, which is reported as a likely typo. Inside our sections an unknown
     key raises ValueError naming it and the keys that exist.
 
-    Returns ``{"sufficient_context": {...}, "retrieval": {...}, "answering": {...}}`` (only the keys set).
+    Returns ``{"sufficient_context": {...}, "claims": {...}, "retrieval": {...}, "answering": {...}}`` (only the
+    keys set).
     """
     if isinstance(source, Mapping):
         document: Any = source
@@ -202,7 +211,7 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
         document = {}
     if not isinstance(document, Mapping):
         raise ValueError(f"the configuration must be a mapping of sections; got {type(document).__name__}")
-    ours = (SECTION, RETRIEVAL_SECTION, ANSWERING_SECTION)
+    ours = (SECTION, CLAIMS_SECTION, RETRIEVAL_SECTION, ANSWERING_SECTION)
     for key in document:
         close = difflib.get_close_matches(str(key), ours, n=1, cutoff=0.8)
         if key not in ours and close:
@@ -210,6 +219,7 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
     checker = load_checker_config({SECTION: document.get(SECTION)}) if SECTION in document else {}
     return {
         SECTION: checker,
+        CLAIMS_SECTION: _claims(document.get(CLAIMS_SECTION)),
         RETRIEVAL_SECTION: _retrieval(document.get(RETRIEVAL_SECTION)),
         ANSWERING_SECTION: _answering(document.get(ANSWERING_SECTION)),
     }
@@ -261,6 +271,25 @@ def _retrieval(value: Any) -> dict[str, Any]:
             out[key] = _int(item, name, minimum=1)
         else:  # min_score, weak_score: retrievers' scores are not always in [0, 1] (BM25, dot products)
             out[key] = _number(item, name)
+    return out
+
+
+def _claims(value: Any) -> dict[str, Any]:
+    section = _section(value, CLAIMS_SECTION, CLAIMS_KEYS)
+    out: dict[str, Any] = {}
+    for key, item in section.items():
+        name = f"{CLAIMS_SECTION}.{key}"
+        if key == "mode":
+            if item not in ("default", "reference"):
+                raise ValueError(f"{name} must be one of default, reference; got {item!r}")
+            out[key] = item
+        elif key == "max_sentences":
+            out[key] = None if item is None else _int(item, name, minimum=1)
+        else:  # min_overlap, multi_citation_factor
+            number = _number(item, name)
+            if not 0.0 <= number <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1]; got {item!r}")
+            out[key] = number
     return out
 
 

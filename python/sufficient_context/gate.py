@@ -8,7 +8,6 @@ adapts inputs and builds the result dicts and objects.
 
 from __future__ import annotations
 
-import html
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -555,11 +554,9 @@ class RetrievalDecision:
         return out
 
     def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
-            for k, v in self.to_dict().items()
-        )
-        return f"<table><caption>RetrievalDecision</caption>{rows}</table>"
+        from .display import render_html  # lazy: display imports this module
+
+        return render_html(self)
 
 
 def evaluate_retrieval(

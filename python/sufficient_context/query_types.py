@@ -18,7 +18,6 @@ Phrases are data
 
 from __future__ import annotations
 
-import html
 import numbers
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -231,13 +230,9 @@ class EvidenceSufficiency:
         }
 
     def _repr_html_(self) -> str:
-        verdict = "sufficient" if self.is_sufficient else "insufficient"
-        color = "#d8f0dc" if self.is_sufficient else "#f8d7da"
-        return (
-            f'<div class="sc-evidence-sufficiency" data-sufficient="{str(self.is_sufficient).lower()}">'
-            f'<span style="background:{color}"><b>{verdict}</b></span> ({html.escape(self.query_type)} query): '
-            f"{html.escape(self.reason)}</div>"
-        )
+        from .display import render_html  # lazy: display imports this module
+
+        return render_html(self)
 
 
 def _clean(text: str) -> str:

@@ -6,6 +6,8 @@ import os
 
 from hypothesis import settings
 
+pytest_plugins = ["pytester"]
+
 # CI runs the same examples every time (a failure there reproduces locally with HYPOTHESIS_PROFILE=ci);
 # developers get fresh random examples on each run.
 settings.register_profile("ci", derandomize=True, print_blob=True)

@@ -1,40 +1,340 @@
+"""The command line, run as users run it: `python -m sufficient_context ...` in a subprocess, on files the tests
+write (exit codes 0 pass, 1 check failed, 2 usage or input error with the message on stderr and nothing on stdout)."""
+
 from __future__ import annotations
 
-import io
+import json
+import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-from sufficient_context import cli
+import sufficient_context as sc
+from sufficient_context._samples import (
+    SAMPLE_ANSWER,
+    SAMPLE_CHUNKS,
+    SAMPLE_PARTIAL_QUERY,
+    SAMPLE_QUERY,
+    SAMPLE_UNANSWERED_QUERY,
+)
+from sufficient_context.evaluation import calibrate
 
-
-def test_demo_reports_terms_coverage_cosines_and_citations() -> None:
-    out = io.StringIO()
-    assert cli.run_demo(out) == 0
-    report = out.getvalue()
-    assert "Key terms (folded, stop words removed, stemmed): punish, cheat, section, 420, indian, penal, code" in report
-    assert "Coverage: 7/7 key terms found in the chunks; none missing" in report
-    # The statute chunk shares the most terms with the query, the CrPC chunk none of the key ones.
-    rows = {line.split()[0]: line.split() for line in report.splitlines() if line.startswith(("IPC_", "CrPC_"))}
-    assert float(rows["IPC_420_0"][2]) > float(rows["IPC_415_0"][2]) > float(rows["CrPC_154_0"][2])
-    assert rows["CrPC_154_0"][3] == "-"
-    # The answer goes through ClaimCoverage itself: one meta, one covered, one uncovered sentence.
-    statuses = [line.split()[0] for line in report.splitlines() if line.startswith("   ")]
-    assert statuses == ["meta:", "covered", "uncovered"]
-    assert "'ten' not in IPC_420_0, which says 'seven'" in report
-    assert "Answer: not grounded; 1 of 2 claim sentences supported (supported_ratio 0.50)" in report
-    # The checker answers the sample query from the chunks and refuses the one they never address.
-    verdicts = [line.split()[0] for line in report.splitlines() if line.startswith("  ") and line[2] != " "]
-    verdicts = [v for v in verdicts if v in ("sufficient", "partial", "insufficient")]
-    assert verdicts == ["sufficient", "insufficient"]
-    assert "Query term 'bailable' not found in context" in report
+IPC = (
+    "# Indian Penal Code\n\n## Section 420\n\nWhoever cheats and thereby dishonestly induces the person deceived to "
+    "deliver any property shall be punished with imprisonment for a term which may extend to seven years, and shall "
+    "also be liable to fine.\n\n## Section 379\n\nWhoever commits theft shall be punished with imprisonment for a "
+    "term which may extend to three years, or with fine, or with both.\n"
+)
 
 
-def test_console_entry_point_runs_demo_and_rejects_unknown_commands() -> None:
-    done = subprocess.run([sys.executable, "-m", "sufficient_context.cli", "demo"], capture_output=True, text=True)
+def run(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sufficient_context", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def chunks_json(tmp_path: Path) -> Path:
+    path = tmp_path / "chunks.json"
+    path.write_text(json.dumps(SAMPLE_CHUNKS), encoding="utf-8")
+    return path
+
+
+def test_demo_shows_the_gate_every_level_and_every_claim_verdict() -> None:
+    done = run("demo")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "no_evidence" in out  # the off-topic query is refused by the retrieval gate
+    for level in ("sufficient (score", "partial (score", "insufficient (score"):
+        assert level in out
+    assert "meta: meta statement" in out
+    assert "covered (score" in out
+    assert "uncovered (score" in out
+    assert "'ten' not in IPC_420_0, which says 'seven'" in out
+
+
+def test_version_and_module_forms() -> None:
+    done = run("--version")
     assert done.returncode == 0
-    assert "SIMD path:" in done.stdout
-    with pytest.raises(SystemExit) as exc:
-        cli.main(["frobnicate"])
-    assert exc.value.code == 2
+    assert done.stdout.strip() == f"sufficient-context {sc.__version__}"
+    same = subprocess.run([sys.executable, "-m", "sufficient_context.cli", "--version"], capture_output=True, text=True)
+    assert same.stdout == done.stdout
+
+
+def test_check_levels_and_exit_codes(chunks_json: Path) -> None:
+    ok = run("check", "--query", SAMPLE_QUERY, "--contexts", str(chunks_json))
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith("sufficient score")
+    assert "Factors" in ok.stdout
+    partial = run("check", "-q", SAMPLE_PARTIAL_QUERY, "-c", str(chunks_json))
+    assert partial.returncode == 1
+    assert "Query term 'say' not found in context" in partial.stdout
+    assert run("check", "-q", SAMPLE_PARTIAL_QUERY, "-c", str(chunks_json), "--fail-on", "insufficient").returncode == 0
+    low = run("check", "-q", SAMPLE_UNANSWERED_QUERY, "-c", str(chunks_json), "--fail-on", "insufficient")
+    assert low.returncode == 1
+    assert "bailable" in low.stdout
+
+
+def test_check_reads_jsonl_a_folder_and_stdin_and_prints_json(tmp_path: Path, chunks_json: Path) -> None:
+    jsonl = tmp_path / "chunks.jsonl"
+    jsonl.write_text("\n".join(json.dumps(c) for c in SAMPLE_CHUNKS) + "\n", encoding="utf-8")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "ipc.md").write_text(IPC, encoding="utf-8")
+    (folder / "skip.pdf").write_bytes(b"%PDF")
+    expected = sc.SufficientContextChecker().check_sufficiency(SAMPLE_QUERY, SAMPLE_CHUNKS)
+    for spec, stdin in ((str(jsonl), None), ("-", chunks_json.read_text(encoding="utf-8"))):
+        done = run("check", "-q", SAMPLE_QUERY, "-c", spec, "--json", stdin=stdin)
+        assert done.returncode == 0, done.stderr
+        document = json.loads(done.stdout)
+        assert document["score"] == expected.score
+        assert document["level"] == "sufficient"
+    folder_run = run(
+        "check", "-q", "What is the punishment for cheating?", "-c", str(folder), "--json", "--fail-on", "insufficient"
+    )
+    assert folder_run.returncode == 0, folder_run.stderr
+    assert json.loads(folder_run.stdout)["covered_terms"] == ["punishment", "cheating"]  # the .pdf is not read
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["check", "-q", "x", "-c", "missing.json"], None, "--contexts: 'missing.json' is not a file or folder"),
+        (["check", "-q", "x", "-c", "-"], '[{"content": "a"}, {"content": 3}]', "--contexts: chunks[1].content"),
+        (["check", "-q", "x", "-c", "-"], '{"content": "a"}\nnot json\n', "--contexts: stdin line 2 is not valid JSON"),
+        (["check", "-q", "   ", "-c", "-"], '["a"]', "query must not be empty or blank"),
+        (["check", "-c", "-"], '["a"]', "Missing option '--query'"),
+        (["check", "-q", "x", "-c", "-", "--fail-on", "never"], '["a"]', "Invalid value for '--fail-on'"),
+        (["claims", "-a", "-", "-c", "-"], "", "--answer and --contexts cannot both read stdin"),
+        (["frobnicate"], None, "No such command 'frobnicate'"),
+    ],
+)
+def test_bad_input_exits_2_with_the_message_on_stderr_only(args: list[str], stdin: str | None, message: str) -> None:
+    done = run(*args, stdin=stdin)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert message in done.stderr
+
+
+def test_claims_verdicts_reasons_and_exit_codes(tmp_path: Path, chunks_json: Path) -> None:
+    bad = run("claims", "--answer", SAMPLE_ANSWER, "--contexts", str(chunks_json))
+    assert bad.returncode == 1
+    assert "uncovered" in bad.stdout
+    assert "which says 'seven'" in bad.stdout
+    assert "not grounded" in bad.stdout
+    answer_file = tmp_path / "answer.txt"
+    answer_file.write_text(
+        "Cheating under Section 420 is punishable with imprisonment of up to seven years and a fine [IPC_420_0].",
+        encoding="utf-8",
+    )
+    good = run("claims", "-a", str(answer_file), "-c", str(chunks_json), "--json")
+    assert good.returncode == 0, good.stderr
+    document = json.loads(good.stdout)
+    assert document["is_grounded"] is True
+    assert document["claims"][0]["status"] == "covered"
+
+
+def test_answer_prints_the_validation_block_from_a_folder(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ipc.md").write_text(IPC, encoding="utf-8")
+    done = run("answer", "What is the punishment for cheating under Section 420?", "--docs", str(docs))
+    assert done.returncode == 0, done.stdout + done.stderr
+    for label in (
+        "Evidence Sufficient",
+        "Grounded",
+        "Citations",
+        "Cited Sources",
+        "Uncovered Claims",
+        "Retrieved Chunks",
+        "Status",
+    ):
+        assert label in done.stdout
+    assert "Answer:" in done.stdout
+    assert "ipc.md, Section 420" in done.stdout
+    off = run("answer", "What is the capital of France?", "--docs", str(docs), "--json")
+    assert off.returncode == 1
+    document = json.loads(off.stdout)
+    assert document["status"] == "no_evidence"
+    assert document["validation"]["Retrieved Chunks"] == "0"
+
+
+class _Completions(BaseHTTPRequestHandler):
+    requests: list[dict[str, Any]] = []  # noqa: RUF012 - shared with the test on purpose
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+        content = "Cheating is punished with imprisonment of up to seven years and a fine [S1]. Mars is red [S1]."
+        reply = {"choices": [{"message": {"role": "assistant", "content": content}}]}
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def llm_server() -> Iterator[str]:
+    server = HTTPServer(("127.0.0.1", 0), _Completions)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_answer_with_an_openai_compatible_llm_removes_what_the_chunks_do_not_support(
+    tmp_path: Path, llm_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ipc.md").write_text(IPC, encoding="utf-8")
+    monkeypatch.setenv("SC_LLM_API_KEY", "k-123")
+    _Completions.requests.clear()
+    done = run(
+        "answer",
+        "What is the punishment for cheating under Section 420?",
+        "--docs",
+        str(docs),
+        "--llm",
+        llm_server,
+        "--model",
+        "tiny",
+        "--json",
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["validation"]["Uncovered Claims"] == "1"  # found and removed
+    assert document["checks"]["generator"] == "callable"
+    assert document["removed_sentences"] == ["Mars is red [S1]."]
+    assert "seven years" in document["answer"]
+    sent = _Completions.requests[0]
+    assert sent["path"] == "/v1/chat/completions"
+    assert sent["body"]["model"] == "tiny"
+    assert sent["auth"] == "Bearer k-123"
+    assert [m["role"] for m in sent["body"]["messages"]] == ["system", "user"]
+    down = run(
+        "answer",
+        "What is the punishment for cheating under Section 420?",
+        "--docs",
+        str(docs),
+        "--llm",
+        "http://127.0.0.1:9/v1",
+    )
+    assert down.returncode == 2
+    assert "unreachable" in down.stderr
+    assert down.stdout == ""
+
+
+def _labelled_rows() -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for i in range(6):
+        rows.append(
+            {
+                "id": f"s{i}",
+                "query": SAMPLE_QUERY,
+                "contexts": SAMPLE_CHUNKS,
+                "label": "sufficient",
+                "kind": "answerable",
+            }
+        )
+        rows.append(
+            {
+                "id": f"u{i}",
+                "query": SAMPLE_UNANSWERED_QUERY,
+                "contexts": SAMPLE_CHUNKS,
+                "label": "insufficient",
+                "kind": "unanswerable",
+            }
+        )
+        rows.append(
+            {
+                "id": f"c{i}",
+                "query": SAMPLE_QUERY,
+                "contexts": SAMPLE_CHUNKS[:1],
+                "answer": "Cheating is punished with up to seven years [IPC_420_0].",
+                "label": "supported",
+            }
+        )
+        rows.append(
+            {
+                "id": f"d{i}",
+                "query": SAMPLE_QUERY,
+                "contexts": SAMPLE_CHUNKS[:1],
+                "answer": "Cheating is punished with up to ten years in Mars [IPC_420_0].",
+                "label": "unsupported",
+            }
+        )
+    return rows
+
+
+def test_eval_writes_results_summary_and_report_and_reports_bad_rows(tmp_path: Path) -> None:
+    data = tmp_path / "turns.jsonl"
+    lines = [json.dumps(r) for r in _labelled_rows()]
+    lines.insert(3, "{not json")
+    lines.insert(7, json.dumps({"query": "", "contexts": []}))
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    done = run("eval", str(data), "--out", str(out), "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    assert "24 rows evaluated, 2 bad rows" in done.stdout
+    assert "line 4" in done.stdout
+    results = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(results) == 24
+    assert results[0]["sufficiency"]["level"] == "sufficient"
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["bad_rows"] == 2
+    assert [b["line"] for b in summary["bad_row_examples"]] == [4, 8]
+    assert summary["sufficiency"]["auroc"] == 1.0
+    assert summary["claims"]["auroc"] == 1.0
+    assert summary["claims"]["grounded"] == {"grounded": 6, "not_grounded": 6}
+    assert set(summary["sufficiency"]["by_kind"]) == {"answerable", "unanswerable"}
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") == 6  # histograms, ROC and sweep for each check
+    assert "Bad rows" in html
+    as_json = run("eval", str(data), "--json")
+    assert json.loads(as_json.stdout)["rows"] == 24
+
+
+def test_calibrate_writes_a_config_that_from_config_reads(tmp_path: Path) -> None:
+    data = tmp_path / "labelled.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in _labelled_rows()) + "\n", encoding="utf-8")
+    config = tmp_path / "thresholds.yaml"
+    done = run("calibrate", str(data), "--target-precision", "0.9", "--out", str(config))
+    assert done.returncode == 0, done.stderr
+    assert "wrote" in done.stdout
+    document = yaml.safe_load(config.read_text(encoding="utf-8"))
+    sufficient, partial = document["sufficient_context"]["thresholds"].values()
+    suff_scores = {
+        sc.SufficientContextChecker().check_sufficiency(q, SAMPLE_CHUNKS).score
+        for q in (SAMPLE_QUERY, SAMPLE_UNANSWERED_QUERY)
+    }
+    low, high = sorted(suff_scores)
+    assert low < sufficient <= high  # the lowest threshold that keeps only the sufficient rows
+    assert partial <= sufficient
+    checker = sc.SufficientContextChecker.from_config(config)
+    assert checker.thresholds == (sufficient, partial)
+    assert checker.check_sufficiency(SAMPLE_UNANSWERED_QUERY, SAMPLE_CHUNKS).level.value != "sufficient"
+    coverage = sc.ClaimCoverage.from_config(config)
+    assert 0.0 < coverage.min_overlap <= 1.0
+    assert calibrate(data, 0.9).to_config() == document

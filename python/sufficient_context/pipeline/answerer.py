@@ -133,15 +133,18 @@ class GroundedAnswerer:
         query_log: Any = None,
         stats: Any = None,
     ) -> GroundedAnswerer:
-        """An answerer from the ``sufficient_context:``, ``retrieval:`` and ``answering:`` sections of a YAML file
-        (needs PyYAML) or a mapping (see :func:`sufficient_context.config.load_pipeline_config`). Unknown keys raise
-        ValueError naming them and the keys that exist. ``decline_insufficient`` defaults to true here: a pipeline
-        declines on insufficient context unless told otherwise."""
+        """An answerer from the ``sufficient_context:``, ``claims:``, ``retrieval:`` and ``answering:`` sections of a
+        YAML file (needs PyYAML) or a mapping (see :func:`sufficient_context.config.load_pipeline_config`). Unknown
+        keys raise ValueError naming them and the keys that exist. ``decline_insufficient`` defaults to true here: a
+        pipeline declines on insufficient context unless told otherwise."""
         config = load_pipeline_config(source)
         checker_kwargs = dict(config["sufficient_context"])
         checker_kwargs.setdefault("decline_insufficient", True)
         checker = SufficientContextChecker(embedding_model, **checker_kwargs)
-        return cls(checker, **config["retrieval"], **config["answering"], query_log=query_log, stats=stats)
+        claims = ClaimCoverage(**config["claims"])
+        return cls(
+            checker, claims=claims, **config["retrieval"], **config["answering"], query_log=query_log, stats=stats
+        )
 
     def __repr__(self) -> str:
         return (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -14,13 +13,6 @@ STATUSES = ("answered", "answered_with_caveat", "insufficient_evidence", "no_evi
 retrieval or with the sufficiency check off-policy (the caveat or banner says which). ``insufficient_evidence``:
 declined because the context cannot answer, or nothing generated survived validation. ``no_evidence``: the retrieval
 gate stopped it; no model was called."""
-
-_STYLE = {
-    "answered": "#d8f0dc",
-    "answered_with_caveat": "#fff3cd",
-    "insufficient_evidence": "#f8d7da",
-    "no_evidence": "#e9ecef",
-}
 
 
 @dataclass(frozen=True)
@@ -101,32 +93,6 @@ class GroundedAnswer:
         return json.dumps(self.to_dict(), **kwargs)
 
     def _repr_html_(self) -> str:
-        e = html.escape
-        rows = []
-        for source in self.sources:
-            parts = [e(str(source["document"] or source["id"]))]
-            section = source["section"]
-            if section:
-                parts.append(e(f"Section {section}" if str(section)[0].isdigit() else str(section)))
-            if source["page"]:
-                parts.append("p. " + e(str(source["page"])))
-            score = "" if source["score"] is None else f" (score {source['score']:.2f})"
-            label = e(str(source.get("label", "")))
-            rows.append(f"<li>[{label}] {', '.join(parts)}{score} <code>{e(str(source['id']))}</code></li>")
-        removed = "".join(f"<li><s>{e(s)}</s></li>" for s in self.removed_sentences)
-        summary = [f"<b>{e(self.status)}</b>", f"confidence {self.confidence:.2f}"]
-        if self.sufficiency is not None:
-            summary.append(f"sufficiency {e(str(self.sufficiency['level']))} ({self.sufficiency['score']:.2f})")
-        if self.attribution_coverage is not None:
-            summary.append(f"attribution {self.attribution_coverage:.0%}")
-        parts = [
-            f'<div class="sc-grounded-answer" data-status="{e(self.status)}">',
-            f'<div style="background:{_STYLE.get(self.status, "#fff")};padding:4px">{" · ".join(summary)}</div>',
-            f'<div class="sc-answer" style="white-space:pre-wrap">{e(self.answer)}</div>',
-        ]
-        if rows:
-            parts.append(f"<div>Sources:<ul>{''.join(rows)}</ul></div>")
-        if removed:
-            parts.append(f"<div>Removed (unsupported):<ul>{removed}</ul></div>")
-        parts.append("</div>")
-        return "".join(parts)
+        from ..display import render_html  # lazy: display imports this module
+
+        return render_html(self)

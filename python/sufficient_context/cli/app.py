@@ -1,0 +1,298 @@
+"""The commands. Each reads its inputs, calls the library (checks, pipeline, evaluation) and prints; none decides
+anything itself. Exit codes: 0 pass, 1 the check failed (not sufficient, not grounded), 2 usage or input error."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .. import __version__
+from ..checker import SufficientContextChecker
+from ..claims import ClaimCoverage
+from . import render
+from .inputs import InputError, load_contexts, read_answer
+
+_PATH = click.Path(path_type=Path)
+
+
+@click.group(
+    name="sufficient-context",
+    help="Deterministic, LLM-free checks for RAG: is the context sufficient, is the answer grounded.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(__version__, prog_name="sufficient-context", message="%(prog)s %(version)s")
+def app() -> None:
+    pass
+
+
+def json_option(fn: Any) -> Any:
+    return click.option("--json", "json_out", is_flag=True, help="Print one JSON document on stdout instead of text.")(
+        fn
+    )
+
+
+def verbose_option(fn: Any) -> Any:
+    return click.option("--verbose", "-v", is_flag=True, help="Show signals, terms and every detail.")(fn)
+
+
+def config_option(fn: Any) -> Any:
+    return click.option(
+        "--config",
+        type=_PATH,
+        default=None,
+        help="YAML configuration (sufficient_context / claims / retrieval / answering sections).",
+    )(fn)
+
+
+def contexts_option(fn: Any) -> Any:
+    return click.option(
+        "--contexts", "-c", required=True, help="JSON or JSONL chunks, a folder of .txt/.md files, or - for stdin."
+    )(fn)
+
+
+def _exit(code: int) -> None:
+    raise click.exceptions.Exit(code)
+
+
+def _checker(config: Path | None, embedding_model: Any = None) -> SufficientContextChecker:
+    if config is None:
+        return SufficientContextChecker(embedding_model)
+    return SufficientContextChecker.from_config(config, embedding_model)
+
+
+def _coverage(config: Path | None) -> ClaimCoverage:
+    return ClaimCoverage() if config is None else ClaimCoverage.from_config(config)
+
+
+@app.command()
+@click.option("--query", "-q", required=True, help="The question.")
+@contexts_option
+@click.option(
+    "--fail-on",
+    type=click.Choice(["partial", "insufficient"]),
+    default="partial",
+    show_default=True,
+    help="Exit 1 at this level or below (partial: anything but sufficient).",
+)
+@config_option
+@json_option
+@verbose_option
+def check(query: str, contexts: str, fail_on: str, config: Path | None, json_out: bool, verbose: bool) -> None:
+    """Is the retrieved context enough to answer the query? Exit 0 sufficient, 1 at or below --fail-on, 2 bad
+    input."""
+    chunks = load_contexts(contexts)
+    checker = _checker(config)
+    result = checker.check_sufficiency(query, chunks)
+    if json_out:
+        render.print_json(result.to_dict())
+    else:
+        render.sufficiency(result, checker.thresholds, verbose)
+    level = result.level.value
+    _exit(1 if level == "insufficient" or (fail_on == "partial" and level == "partial") else 0)
+
+
+@app.command()
+@click.option(
+    "--answer", "-a", "answer_text", required=True, help="The answer text, a file holding it, or - for stdin."
+)
+@contexts_option
+@config_option
+@json_option
+@verbose_option
+def claims(answer_text: str, contexts: str, config: Path | None, json_out: bool, verbose: bool) -> None:
+    """Is every sentence of the answer backed by the chunks it cites? Exit 0 grounded, 1 not, 2 bad input."""
+    if answer_text == "-" and contexts == "-":
+        raise InputError("--answer and --contexts cannot both read stdin")
+    text = read_answer(answer_text)
+    chunks = load_contexts(contexts)
+    report = _coverage(config).check_answer(text, chunks)
+    if json_out:
+        render.print_json(report.to_dict())
+    else:
+        render.claims(report, verbose)
+    _exit(0 if report.is_grounded else 1)
+
+
+@app.command()
+@click.argument("query")
+@click.option("--docs", "-d", type=_PATH, required=True, help="Folder of .txt / .md documents to answer from.")
+@click.option(
+    "--llm", default=None, help="OpenAI-compatible base URL (e.g. http://localhost:8000/v1); none: extractive."
+)
+@click.option("--model", default="default", show_default=True, help="Model name sent to --llm.")
+@click.option("--top-k", type=click.IntRange(1, 100), default=5, show_default=True, help="Passages retrieved.")
+@config_option
+@json_option
+@verbose_option
+def answer(
+    query: str, docs: Path, llm: str | None, model: str, top_k: int, config: Path | None, json_out: bool, verbose: bool
+) -> None:
+    """Answer QUERY from a folder of documents through the grounded pipeline, then print the validation block.
+    Exit 0 grounded and sufficient, 1 otherwise, 2 bad input."""
+    from ..pipeline import GroundedAnswerer
+    from ..retrieval import PassageIndex, read_folder
+    from .llm import openai_generator
+
+    try:
+        passages = read_folder(docs)
+    except ValueError as exc:
+        raise InputError(f"--docs: {exc}") from None
+    if not passages:
+        raise InputError(f"--docs: {os.fspath(docs)!r} holds no .txt or .md text")
+    generate = None if llm is None else openai_generator(llm, model)
+    answerer = GroundedAnswerer() if config is None else GroundedAnswerer.from_config(config)
+    index = PassageIndex()
+    index.add(passages)
+    chunks = index.search(query, top_k)
+    result = answerer.answer(query, chunks, generate=generate)
+    if json_out:
+        document = result.to_dict()
+        document["validation"] = dict(render.validation_block(result, len(chunks)))
+        render.print_json(document)
+    else:
+        render.answer(result, len(chunks), verbose)
+    sufficient = (result.sufficiency or {}).get("level") == "sufficient"
+    _exit(0 if sufficient and render.grounded(result) else 1)
+
+
+@app.command("eval")
+@click.argument("dataset", type=_PATH)
+@click.option("--out", "-o", type=_PATH, default=None, help="Write results.jsonl, summary.json and report.html here.")
+@click.option(
+    "--embedding-model", default=None, help="sentence-transformers model name or local path (extra [embeddings])."
+)
+@click.option("--workers", "-w", type=click.IntRange(1, 1024), default=None, help="C++ threads (default: all cores).")
+@config_option
+@json_option
+@verbose_option
+def eval_(
+    dataset: Path,
+    out: Path | None,
+    embedding_model: str | None,
+    workers: int | None,
+    config: Path | None,
+    json_out: bool,
+    verbose: bool,
+) -> None:
+    """Evaluate DATASET (JSONL rows of {query, contexts, answer?, label?, kind?}) in constant memory: per-row results,
+    a summary (levels, scores, AUROC / accuracy per kind when labelled) and an HTML report with plots. A bad row is
+    reported with its line number and skipped."""
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+    from ..evaluation import evaluate_file
+
+    if not dataset.is_file():
+        raise InputError(f"DATASET: {os.fspath(dataset)!r} is not a file")
+    model = None if embedding_model is None else _sentence_transformer(embedding_model)
+    checker = _checker(config, model)
+    coverage = _coverage(config)
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=Console(stderr=True),
+        disable=json_out,
+    )
+    with progress:
+        task = progress.add_task("evaluating", total=dataset.stat().st_size)
+        try:
+            summary = evaluate_file(
+                dataset,
+                out,
+                checker=checker,
+                coverage=coverage,
+                threads=workers,
+                progress=lambda done: progress.update(task, completed=done),
+            )
+        except ImportError as exc:  # the report's plots need the [report] extra; results and summary still come
+            if out is None:
+                raise
+            click.echo(f"sufficient-context: no report.html: {exc}", err=True)
+            summary = evaluate_file(dataset, out, checker=checker, coverage=coverage, threads=workers, report=False)
+    document = summary.to_dict()
+    if json_out:
+        render.print_json(document)
+        return
+    render.evaluation(document, None if out is None else os.fspath(out))
+    if verbose:
+        render.print_json(document)
+
+
+@app.command()
+@click.argument("dataset", type=_PATH)
+@click.option(
+    "--target-precision",
+    type=click.FloatRange(0.5, 1.0),
+    default=0.95,
+    show_default=True,
+    help="Precision each verdict must reach on the labelled rows.",
+)
+@click.option(
+    "--out", "-o", type=_PATH, default=Path("calibrated.yaml"), show_default=True, help="Configuration file to write."
+)
+@click.option("--workers", "-w", type=click.IntRange(1, 1024), default=None, help="C++ threads (default: all cores).")
+@config_option
+@json_option
+@verbose_option
+def calibrate(
+    dataset: Path,
+    target_precision: float,
+    out: Path,
+    workers: int | None,
+    config: Path | None,
+    json_out: bool,
+    verbose: bool,
+) -> None:
+    """Fit the thresholds that reach --target-precision on labelled DATASET and write them as a configuration file
+    that from_config reads."""
+    from ..evaluation import calibrate as fit
+
+    if not dataset.is_file():
+        raise InputError(f"DATASET: {os.fspath(dataset)!r} is not a file")
+    result = fit(dataset, target_precision, checker=_checker(config), coverage=_coverage(config), threads=workers)
+    if not result.to_config():
+        raise InputError(f"DATASET: {os.fspath(dataset)!r} has no check with rows of both labels")
+    result.write(out)
+    if json_out:
+        render.print_json({"config": os.fspath(out), **result.to_dict()})
+        return
+    console = render.console()
+    picks = (("sufficient", result.sufficient), ("partial", result.partial), ("min_overlap", result.min_overlap))
+    for name, pick in picks:
+        if pick is None:
+            continue
+        note = "" if pick.reached else f" [yellow](target {target_precision:g} not reached: best precision)[/]"
+        console.print(
+            f"{name}: {pick.threshold:g}  precision {pick.precision:.3f}  recall {pick.recall:.3f} "
+            f"on {pick.rows} rows{note}"
+        )
+    console.print(f"wrote {os.fspath(out)}")
+    if verbose:
+        render.print_json(result.to_config())
+
+
+@app.command()
+def demo() -> None:
+    """The three main jobs on the built-in sample corpus, each explained in a line."""
+    from .demo import run_demo
+
+    run_demo()
+
+
+def _sentence_transformer(name: str) -> Any:
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError:
+        raise InputError(
+            "--embedding-model needs sentence-transformers: pip install 'sufficient-context[embeddings]'"
+        ) from None
+    try:
+        return SentenceTransformer(name)
+    except Exception as exc:
+        raise InputError(f"--embedding-model: cannot load {name!r}: {exc}") from None

@@ -1,0 +1,183 @@
+"""Evaluate a JSON Lines file of RAG turns with the package's own checks: the sufficiency checker on every row's
+query and contexts, and claim coverage on every row's answer. Rows stream through in batches (each batch scored in
+C++ threads), results go to a JSONL file as they come, and only fixed-size accumulators stay in memory."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from ..checker import SufficientContextChecker
+from ..claims import ClaimCoverage
+from ..sentences import citation_ids
+from .rows import Row, RowError, Source, read_rows
+from .summary import Summary
+
+BATCH = 256
+
+
+def _claims_of(coverage: ClaimCoverage, rows: list[Row], threads: int) -> list[dict[str, Any]]:
+    """Each answer's verdict. An answer with citation markers is checked sentence by sentence against what each
+    sentence cites (``check_answer``); one without any is checked as one claim against all of its row's chunks
+    (``check_claim``) and graded on support alone (its score against the threshold), as an evaluation file of plain
+    answers means it."""
+    out: list[dict[str, Any]] = [{} for _ in rows]
+    cited = [i for i, r in enumerate(rows) if citation_ids(r.answer or "")]
+    reports = coverage.check_answers(
+        [rows[i].answer or "" for i in cited], [rows[i].chunks for i in cited], threads=threads
+    )
+    for i, report in zip(cited, reports):
+        claims = [c for c in report.claims if not c.is_meta]
+        out[i] = {
+            "score": min((c.score for c in claims), default=1.0),
+            "grounded": report.is_grounded,
+            "supported_ratio": report.supported_ratio,
+            "attribution_coverage": report.attribution_coverage,
+            "uncovered": [
+                {"sentence": c.sentence, "score": c.score, "reason": c.reason} for c in claims if not c.is_covered
+            ],
+        }
+    for i, row in enumerate(rows):
+        if out[i] or row.answer is None:
+            continue
+        claim = coverage.check_claim(row.answer, row.chunks)
+        # Uncited, check_claim calls it uncovered ("cite it"); an eval file of plain answers grades support alone.
+        supported = claim.is_meta or claim.score >= claim.threshold
+        out[i] = {
+            "score": claim.score,
+            "grounded": supported,
+            "supported_ratio": 1.0 if supported else 0.0,
+            "attribution_coverage": None,
+            "uncovered": []
+            if supported
+            else [{"sentence": claim.sentence, "score": claim.score, "reason": claim.reason}],
+        }
+    return out
+
+
+def _batches(items: Iterable[Row | RowError], size: int) -> Iterator[list[Row | RowError]]:
+    batch: list[Row | RowError] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def evaluate_rows(
+    rows: Iterable[Row | RowError],
+    *,
+    checker: SufficientContextChecker | None = None,
+    coverage: ClaimCoverage | None = None,
+    threads: int | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+    on_batch: Callable[[int], None] | None = None,
+) -> Summary:
+    """Score `rows` (from :func:`read_rows`), calling `on_row` with each row's result and `on_batch` with the
+    number of rows each batch held; returns the summary."""
+    checker = checker or SufficientContextChecker()
+    coverage = coverage or ClaimCoverage()
+    threads = threads or os.cpu_count() or 1
+    sufficient, partial = checker.thresholds
+    summary = Summary({"sufficient": sufficient, "partial": partial, "min_overlap": coverage.min_overlap})
+    for batch in _batches(rows, BATCH):
+        good = [r for r in batch if isinstance(r, Row)]
+        for bad in batch:
+            if isinstance(bad, RowError):
+                summary.bad(bad.line, bad.message)
+        try:
+            results = checker.check_batch([r.query for r in good], [r.chunks for r in good], threads=threads)
+            claims = _claims_of(coverage, good, threads)
+        except (TypeError, ValueError):
+            # One bad row fails a whole batch call; score the batch row by row to find it and keep the rest.
+            results, claims, kept = [], [], []
+            for row in good:
+                try:
+                    results.append(checker.check_sufficiency(row.query, row.chunks))
+                    claims.extend(_claims_of(coverage, [row], 1))
+                    kept.append(row)
+                except (TypeError, ValueError) as exc:
+                    summary.bad(row.line, str(exc))
+            good = kept
+        for row, result, claim in zip(good, results, claims):
+            summary.rows += 1
+            level = result.level.value
+            label = row.label if row.check == "sufficiency" else None
+            summary.sufficiency.add(result.score, level, level == "sufficient", label, row.kind)
+            record: dict[str, Any] = {
+                "line": row.line,
+                "id": row.id,
+                "kind": row.kind,
+                "label": row.label,
+                "sufficiency": {
+                    "score": result.score,
+                    "level": level,
+                    "missing_terms": result.missing_terms,
+                    "missing_aspects": result.missing_aspects,
+                },
+            }
+            if claim:
+                claims_label = row.label if row.check == "claims" else None
+                outcome = "grounded" if claim["grounded"] else "not_grounded"
+                summary.claims.add(claim["score"], outcome, claim["grounded"], claims_label, row.kind)
+                summary.claims.supported_sum += claim["supported_ratio"]
+                if claim["attribution_coverage"] is not None:
+                    summary.claims.attribution_sum += claim["attribution_coverage"]
+                    summary.claims.attribution_rows += 1
+                record["claims"] = claim
+            if on_row is not None:
+                on_row(record)
+        if on_batch is not None:
+            on_batch(len(batch))
+    return summary
+
+
+def evaluate_file(
+    source: Source,
+    out_dir: str | os.PathLike[str] | None = None,
+    *,
+    checker: SufficientContextChecker | None = None,
+    coverage: ClaimCoverage | None = None,
+    threads: int | None = None,
+    report: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Evaluate a JSONL file. With `out_dir`, write ``results.jsonl`` (one line per row), ``summary.json`` and
+    (``report=True``, needs the ``[report]`` extra for its plots) ``report.html``. `progress` is called with the
+    bytes read so far after each batch."""
+    out = None if out_dir is None else Path(out_dir)
+    handle: IO[str] | None = None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        handle = open(out / "results.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - closed in finally
+    stream = open(source, "rb") if isinstance(source, (str, os.PathLike)) else source  # noqa: SIM115
+    try:
+        write: Callable[[dict[str, Any]], None] | None = None
+        if handle is not None:
+            out_handle = handle
+
+            def write(record: dict[str, Any]) -> None:
+                out_handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+        on_batch = None if progress is None else (lambda _n: progress(stream.tell()))
+        summary = evaluate_rows(
+            read_rows(stream), checker=checker, coverage=coverage, threads=threads, on_row=write, on_batch=on_batch
+        )
+    finally:
+        if handle is not None:
+            handle.close()
+        if stream is not source:
+            stream.close()
+    if out is not None:
+        (out / "summary.json").write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
+        if report:
+            from .report import write_report
+
+            name = os.fspath(source) if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "stream")
+            write_report(summary, out / "report.html", title=f"Evaluation of {name}")
+    return summary

@@ -1,0 +1,146 @@
+"""What an evaluation run adds up: per check (sufficiency, claims) the level counts, the score distribution, and,
+for labelled rows, AUROC, the confusion matrix at the shipped thresholds and a threshold sweep, overall and per
+``kind``. Everything is a fixed-size accumulator that merges, so the summary of a file does not grow with it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .metrics import Confusion, ScoreHistogram, auroc, sweep
+
+
+class KindStats:
+    __slots__ = ("confusion", "negatives", "positives", "rows")
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.positives = ScoreHistogram()
+        self.negatives = ScoreHistogram()
+        self.confusion = Confusion()
+
+    def add(self, score: float, predicted: bool, label: bool | None) -> None:
+        self.rows += 1
+        if label is None:
+            return
+        (self.positives if label else self.negatives).add(score)
+        self.confusion.add(predicted, label)
+
+    def merge(self, other: KindStats) -> None:
+        self.rows += other.rows
+        self.positives.merge(other.positives)
+        self.negatives.merge(other.negatives)
+        self.confusion.merge(other.confusion)
+
+
+class CheckStats:
+    """One check's accumulators. `outcomes` counts levels (sufficiency) or grounded / not grounded (claims)."""
+
+    def __init__(self) -> None:
+        self.all = KindStats()
+        self.scores = ScoreHistogram()
+        self.outcomes: Counter[str] = Counter()
+        self.by_kind: dict[str, KindStats] = {}
+        self.attribution_sum = 0.0
+        self.attribution_rows = 0
+        self.supported_sum = 0.0
+
+    def add(self, score: float, outcome: str, predicted: bool, label: bool | None, kind: str | None) -> None:
+        self.scores.add(score)
+        self.outcomes[outcome] += 1
+        self.all.add(score, predicted, label)
+        if kind is not None:
+            self.by_kind.setdefault(kind, KindStats()).add(score, predicted, label)
+
+    def merge(self, other: CheckStats) -> None:
+        self.all.merge(other.all)
+        self.scores.merge(other.scores)
+        self.outcomes.update(other.outcomes)
+        for kind, stats in other.by_kind.items():
+            self.by_kind.setdefault(kind, KindStats()).merge(stats)
+        self.attribution_sum += other.attribution_sum
+        self.attribution_rows += other.attribution_rows
+        self.supported_sum += other.supported_sum
+
+    def kind_auroc(self, kind: KindStats) -> float | None:
+        # A kind holding one class only is scored against the other class of every kind ("vs unanswerable").
+        positives = kind.positives if kind.positives.total else self.all.positives
+        negatives = kind.negatives if kind.negatives.total else self.all.negatives
+        if kind.positives.total == 0 and kind.negatives.total == 0:
+            return None
+        return auroc(positives, negatives)
+
+    def to_dict(self, claims: bool) -> dict[str, Any]:
+        labelled = self.all.positives.total + self.all.negatives.total
+        out: dict[str, Any] = {
+            "rows": self.all.rows,
+            ("grounded" if claims else "levels"): dict(sorted(self.outcomes.items())),
+            "score": {
+                "mean": self.scores.mean(),
+                "p10": self.scores.quantile(0.1),
+                "p50": self.scores.quantile(0.5),
+                "p90": self.scores.quantile(0.9),
+                "histogram_20_bins": self.scores.coarse(20),
+            },
+            "labelled": labelled,
+        }
+        if claims:
+            out["attribution_coverage_mean"] = (
+                self.attribution_sum / self.attribution_rows if self.attribution_rows else None
+            )
+            out["rows_with_citations"] = self.attribution_rows
+            out["supported_ratio_mean"] = self.supported_sum / self.all.rows if self.all.rows else None
+        if labelled:
+            out["auroc"] = auroc(self.all.positives, self.all.negatives)
+            out["confusion"] = self.all.confusion.to_dict()
+            out["sweep"] = sweep(self.all.positives, self.all.negatives)
+        if self.by_kind:
+            out["by_kind"] = {
+                kind: {
+                    "rows": stats.rows,
+                    "labelled": stats.positives.total + stats.negatives.total,
+                    "auroc": self.kind_auroc(stats),
+                    "confusion": stats.confusion.to_dict(),
+                }
+                for kind, stats in sorted(self.by_kind.items())
+            }
+        return out
+
+
+class Summary:
+    """The whole run: both checks, the bad rows (the first 20 quoted), the thresholds used."""
+
+    MAX_EXAMPLES = 20
+
+    def __init__(self, thresholds: dict[str, float]) -> None:
+        self.thresholds = thresholds
+        self.sufficiency = CheckStats()
+        self.claims = CheckStats()
+        self.rows = 0
+        self.bad_rows = 0
+        self.bad_examples: list[dict[str, Any]] = []
+
+    def bad(self, line: int, message: str) -> None:
+        self.bad_rows += 1
+        if len(self.bad_examples) < self.MAX_EXAMPLES:
+            self.bad_examples.append({"line": line, "error": message})
+
+    def merge(self, other: Summary) -> None:
+        self.sufficiency.merge(other.sufficiency)
+        self.claims.merge(other.claims)
+        self.rows += other.rows
+        self.bad_rows += other.bad_rows
+        room = self.MAX_EXAMPLES - len(self.bad_examples)
+        self.bad_examples.extend(other.bad_examples[:room])
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "rows": self.rows,
+            "bad_rows": self.bad_rows,
+            "bad_row_examples": self.bad_examples,
+            "thresholds": self.thresholds,
+            "sufficiency": self.sufficiency.to_dict(claims=False),
+        }
+        if self.claims.all.rows:
+            out["claims"] = self.claims.to_dict(claims=True)
+        return out

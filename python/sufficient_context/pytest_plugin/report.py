@@ -1,0 +1,102 @@
+"""Recording the checks made during a session and writing the ``--sc-report`` JSON summary."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .. import __version__
+
+__all__ = ["Recorder", "ReportPlugin", "write_json_atomic"]
+
+_REPORT_ATTRIBUTE = "sc_checks"  # a test phase's checks, on its TestReport (so they travel with it under xdist)
+
+
+class Recorder:
+    """The checks of a session: `add` collects a check, `take` hands the current phase's checks to its report, and
+    `collect` files them under the report's test."""
+
+    def __init__(self) -> None:
+        self.pending: list[dict[str, Any]] = []
+        self.results: list[dict[str, Any]] = []
+
+    def add(self, check: dict[str, Any]) -> None:
+        self.pending.append(check)
+
+    def take(self) -> list[dict[str, Any]]:
+        taken, self.pending = self.pending, []
+        return taken
+
+    def collect(self, nodeid: str | None, when: str | None, checks: list[dict[str, Any]]) -> None:
+        self.results.extend({"nodeid": nodeid, "when": when, **check} for check in checks)
+
+    def counts(self) -> dict[str, int]:
+        passed = sum(1 for r in self.results if r["passed"])
+        return {"checks": len(self.results), "passed": passed, "failed": len(self.results) - passed}
+
+    def summary(self) -> dict[str, Any]:
+        return {"tool": "sufficient-context", "version": __version__, "counts": self.counts(), "results": self.results}
+
+
+class ReportPlugin:
+    """Registered for ``--sc-report PATH``: files each check under the test (and phase) that made it, and writes the
+    summary at the end of the session."""
+
+    def __init__(self, path: Path, *, write: bool) -> None:
+        self.path = path
+        self.recorder = Recorder()
+        self._write = write
+        self._written = False
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        checks = self.recorder.take()
+        if checks:
+            setattr(report, _REPORT_ATTRIBUTE, checks)
+        return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        checks = getattr(report, _REPORT_ATTRIBUTE, None)
+        if checks:
+            self.recorder.collect(report.nodeid, report.when, list(checks))
+
+    def pytest_sessionfinish(self) -> None:
+        if not self._write:
+            return
+        self.recorder.collect(None, None, self.recorder.take())  # checks made outside any test (at collection)
+        write_json_atomic(self.path, self.recorder.summary())
+        self._written = True
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self._written:
+            counts = self.recorder.counts()
+            terminalreporter.write_line(
+                f"sufficient-context: {counts['checks']} checks, {counts['passed']} passed, {counts['failed']} failed;"
+                f" report written to {self.path}"
+            )
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write `data` as JSON to `path` through a temporary file in the same directory and `os.replace`: a reader sees
+    the old file or the new one, never a partial one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open(temporary, "x", encoding="utf-8") as fh:  # "x": created with the umask's permissions
+            json.dump(data, fh, indent=2, ensure_ascii=False, allow_nan=False)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

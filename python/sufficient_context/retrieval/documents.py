@@ -1,0 +1,91 @@
+"""Chunking a folder of documents by heading and paragraph, keeping where each chunk came from."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..chunks import Chunk
+
+SUFFIXES = (".txt", ".md", ".markdown")
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_MAX_CHARS = 1500  # a paragraph longer than this is cut at sentence ends, so one chunk stays one topic
+
+
+@dataclass(frozen=True)
+class Passage:
+    source_path: str  # relative to the folder, with forward slashes
+    heading: str | None
+    chunk_index: int  # 0, 1, ... within its file
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.source_path}#{self.chunk_index}"
+
+    def to_chunk(self, score: float | None = None) -> Chunk:
+        """The passage as a chunk. Its heading leads the content ("Section 420: Whoever cheats ..."): a heading often
+        holds the very terms a question asks for (a section number, a product name), and the checks read content."""
+        metadata: dict[str, object] = {"source_path": self.source_path, "chunk_index": self.chunk_index}
+        if self.heading:
+            metadata["heading"] = self.heading
+        content = f"{self.heading}: {self.text}" if self.heading else self.text
+        return Chunk(id=self.id, content=content, score=score, metadata=metadata)
+
+
+def _pieces(paragraph: str) -> Iterator[str]:
+    if len(paragraph) <= _MAX_CHARS:
+        yield paragraph
+        return
+    from ..sentences import split_sentences
+
+    piece = ""
+    for sentence in split_sentences(paragraph):
+        if piece and len(piece) + len(sentence.text) + 1 > _MAX_CHARS:
+            yield piece
+            piece = ""
+        piece = f"{piece} {sentence.text}".strip()
+    if piece:
+        yield piece
+
+
+def passages_of(text: str, source_path: str) -> list[Passage]:
+    """Paragraphs (blank-line separated) under their latest Markdown heading; headings themselves are not chunks."""
+    out: list[Passage] = []
+    heading: str | None = None
+    for block in re.split(r"\n\s*\n", text.replace("\r\n", "\n")):
+        lines = [line for line in block.strip().split("\n") if line.strip()]
+        body: list[str] = []
+        for line in lines:
+            match = _HEADING.match(line.strip())
+            if match:
+                if body:
+                    out.extend(Passage(source_path, heading, 0, p) for p in _pieces(" ".join(body)))
+                    body = []
+                heading = match.group(2)
+            else:
+                body.append(line.strip())
+        if body:
+            out.extend(Passage(source_path, heading, 0, p) for p in _pieces(" ".join(body)))
+    return [Passage(p.source_path, p.heading, i, p.text) for i, p in enumerate(out)]
+
+
+def document_files(folder: str | os.PathLike[str]) -> list[Path]:
+    root = Path(folder)
+    if not root.is_dir():
+        raise ValueError(f"documents folder {os.fspath(folder)!r} is not a directory")
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
+
+
+def read_folder(folder: str | os.PathLike[str]) -> list[Passage]:
+    """Every passage of every .txt / .md file under `folder` (recursively, in path order). Files that are not UTF-8
+    are read with replacement characters rather than skipped."""
+    root = Path(folder)
+    out: list[Passage] = []
+    for path in document_files(root):
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        out.extend(passages_of(text, path.relative_to(root).as_posix()))
+    return out
