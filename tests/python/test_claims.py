@@ -456,6 +456,7 @@ def test_to_dict_is_json_and_html_marks_every_sentence() -> None:
     assert data["unknown_citations"] == ["S9"]
     assert data["claims"][1] == {
         "sentence": "Whoever cheats shall be punished [IPC_420_0].",
+        "status": "covered",
         "score": 1.0,
         "is_covered": True,
         "is_meta": False,

@@ -182,14 +182,21 @@ def test_answer_views_show_each_sentence_verdict_score_and_reason_on_the_page() 
     rows = table.find("sc-row")
     assert [r.children[1].text for r in rows] == ["meta", "supported", "unsupported"]
     assert rows[2].children[0].text == flagged.unsupported_sentences[0]
-    assert rows[1].children[2].text == "S1 = IPC_420_0 (0.83)"
+    assert rows[1].children[3].text == "S1 = IPC_420_0 (0.83)"
+    validated = [c for c in flagged.claims if c["status"] != "meta"]
+    assert [r.children[2].text for r in rows[1:]] == [f"{c['score']:.2f} / {c['threshold']:.2f}" for c in validated]
+    assert rows[2].find("sc-reason")[0].text == f"Kept and flagged: {validated[1]['reason']}"  # the pipeline's own
     assert all(r.find("sc-reason")[0].text for r in rows)
 
     removed = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, lambda s, u: SAMPLE_ANSWER.replace("IPC_420_0", "S1"))
     rows = _Tree(render_html(removed)).root.find("sc-row")
     assert [r.children[1].text for r in rows] == ["meta", "supported", "removed"]
     assert rows[2].children[0].text == removed.removed_sentences[0]
-    assert "removed from the answer" in rows[2].find("sc-reason")[0].text
+    assert rows[2].find("sc-reason")[0].text.startswith("Removed from the answer: not covered")
+
+    weak = sc.GroundedAnswerer(weak_score=0.9).answer(SAMPLE_QUERY, SCORED)
+    (banner,) = _Tree(render_html(weak)).root.find("sc-message")
+    assert banner.text == sc.LOW_CONFIDENCE_BANNER
 
 
 def test_compare_puts_results_side_by_side() -> None:

@@ -278,7 +278,7 @@ def test_sc_report_records_every_check_under_its_test(sub: pytest.Pytester) -> N
             "sufficient-context: 6 checks, 3 passed, 3 failed; report written to *sc.json",
         ]
     )
-    assert "__tracebackhide__" not in result.stdout.str()
+    assert "def assert_sufficient(" not in result.stdout.str()
     assert os.listdir(sub.path / "reports") == ["sc.json"]  # no temporary file left
     report = json.loads((sub.path / "reports" / "sc.json").read_text(encoding="utf-8"))
     assert report["counts"] == {"checks": 6, "passed": 3, "failed": 3}

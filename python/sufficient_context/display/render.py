@@ -5,12 +5,12 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, Union
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from ..assembly import CAVEAT
+from ..assembly import CAVEAT, LOW_CONFIDENCE_BANNER
 from ..checker import SufficiencyResult
 from ..claims import AnswerCoverage, ClaimResult
 from ..gate import RetrievalDecision
@@ -18,9 +18,7 @@ from ..pipeline.envelope import GroundedAnswer
 from ..query_types import EvidenceSufficiency
 from ..sentences import citation_ids, split_sentences
 
-__all__ = ["Comparison", "Result", "compare", "render_html", "summary_text"]
-
-Result = Union[SufficiencyResult, ClaimResult, AnswerCoverage, RetrievalDecision, EvidenceSufficiency, GroundedAnswer]
+__all__ = ["Comparison", "compare", "render_html", "summary_text"]
 
 _TEMPLATES: tuple[tuple[type, str], ...] = (
     (SufficiencyResult, "sufficiency.html.j2"),
@@ -69,12 +67,16 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+def _no_view(result: object) -> TypeError:
+    supported = ", ".join(kind.__name__ for kind, _ in _TEMPLATES)
+    return TypeError(f"no notebook view for {type(result).__name__}; expected one of {supported}")
+
+
 def _template_for(result: object) -> str:
     for kind, name in _TEMPLATES:
         if isinstance(result, kind):
             return name
-    supported = ", ".join(kind.__name__ for kind, _ in _TEMPLATES)
-    raise TypeError(f"no notebook view for {type(result).__name__}; expected one of {supported}")
+    raise _no_view(result)
 
 
 def _render(result: object, standalone: bool) -> str:
@@ -116,7 +118,22 @@ def _grounded_context(a: GroundedAnswer) -> dict[str, Any]:
         return out
 
     rows: list[dict[str, Any]] = []
-    if not a.refused:  # a refusal's answer is the decline message: no generated sentences to list
+    if a.claims:  # the pipeline's own validation of every generated sentence
+        for claim in a.claims:
+            status = str(claim["status"])
+            if status == "uncovered":
+                verdict = "unsupported" if claim["kept"] else "removed"
+            else:
+                verdict = "supported" if status == "covered" else "meta"
+            score = None if status == "meta" else claim["score"]
+            reason = str(claim["reason"])
+            if verdict == "removed":
+                reason = f"Removed from the answer: {reason}"
+            elif verdict == "unsupported":
+                reason = f"Kept and flagged: {reason}"
+            rows.append({"sentence": claim["sentence"], "verdict": verdict, "cites": cites(claim["sentence"]),
+                         "reason": reason, "score": score, "threshold": claim["threshold"]})  # fmt: skip
+    elif not a.refused:  # a refusal's answer is the decline message: no generated sentences to list
         body = a.answer[: -len(CAVEAT)] if a.answer.endswith(CAVEAT) else a.answer
         flagged = set(a.unsupported_sentences)
         for sentence in split_sentences(body):
@@ -127,9 +144,11 @@ def _grounded_context(a: GroundedAnswer) -> dict[str, Any]:
                 verdict, reason = "supported", "Passed claim validation: the chunks it cites back it."
             else:
                 verdict, reason = "meta", "No claim to check (a meta statement)."
-            rows.append({"sentence": text, "verdict": verdict, "cites": cited, "reason": reason})
+            rows.append({"sentence": text, "verdict": verdict, "cites": cited, "reason": reason, "score": None})
     for text in a.removed_sentences:
-        rows.append({"sentence": text, "verdict": "removed", "cites": cites(text),
+        if a.claims:
+            break  # listed above with their scores
+        rows.append({"sentence": text, "verdict": "removed", "cites": cites(text), "score": None,
                      "reason": "The cited chunks do not support it; removed from the answer."})  # fmt: skip
     why = []
     if a.gating:
@@ -141,7 +160,8 @@ def _grounded_context(a: GroundedAnswer) -> dict[str, Any]:
         why.append("Attribution is below the target: some claim sentences cite no retrieved chunk.")
     sources = [{"label": s.get("label", ""), "where": _where(s), "score": s.get("score"), "id": s["id"]}
                for s in a.sources]  # fmt: skip
-    return {"rows": rows, "sources": sources, "why": why}
+    banner = LOW_CONFIDENCE_BANNER if a.text.startswith(LOW_CONFIDENCE_BANNER) else ""
+    return {"rows": rows, "sources": sources, "why": why, "banner": banner}
 
 
 # -- text summaries and compare ------------------------------------------------------------------------------------
@@ -164,9 +184,9 @@ def summary_text(result: object) -> str:
         verdict = "sufficient" if result.is_sufficient else "insufficient"
         return f"{verdict} ({result.query_type} query): {result.reason}"
     if isinstance(result, GroundedAnswer):
-        return f"{result.status} (confidence {result.confidence:.2f}): {result.answer}"
-    _template_for(result)  # raises the TypeError naming the supported types
-    raise AssertionError("unreachable")
+        answer = result.answer if len(result.answer) <= 100 else result.answer[:99] + "…"  # one line per card
+        return f"{result.status} (confidence {result.confidence:.2f}): {answer}"
+    raise _no_view(result)
 
 
 class Comparison:

@@ -239,10 +239,16 @@ class GroundedAnswerer:
         else:
             final, kept = keep_covered(draft, report)
             removed, unsupported = uncovered, ()
+        kept_ids = {id(c) for c in kept}
+        validation = tuple(
+            {"sentence": c.sentence, "status": c.status, "score": c.score, "threshold": c.threshold,
+             "reason": c.reason, "kept": id(c) in kept_ids}
+            for c in report.claims
+        )  # fmt: skip
         if not any(not c.is_meta for c in kept) or not final:
             return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
                                 gating=gating, sufficiency=result, checks=checks,
-                                removed=removed)  # fmt: skip
+                                removed=removed, claims=validation)  # fmt: skip
         claims_kept = [c for c in kept if not c.is_meta]
         attributed = sum(any(cid in owners for cid in c.citations) for c in claims_kept)
         attribution = attributed / len(claims_kept)
@@ -252,7 +258,8 @@ class GroundedAnswerer:
             final = f"{final}\n\n{CAVEAT}"
         return self._finish(started, query, given, status, final, gating=gating, sufficiency=result, checks=checks,
                             removed=removed, unsupported=unsupported, cited=[(cid, owners[cid]) for cid in cited],
-                            attribution=attribution, confidence=confidence, banner=banner)  # fmt: skip
+                            attribution=attribution, confidence=confidence, banner=banner,
+                            claims=validation)  # fmt: skip
 
     # -- steps ---------------------------------------------------------------------------------------------------
 
@@ -311,6 +318,7 @@ class GroundedAnswerer:
         attribution: float | None = None,
         confidence: float = 0.0,
         banner: bool = False,
+        claims: tuple[dict[str, Any], ...] = (),
     ) -> GroundedAnswer:
         sources = tuple({**source_fields(chunk), "label": label} for label, chunk in cited)
         lines = []
@@ -342,6 +350,7 @@ class GroundedAnswerer:
             confidence=round(confidence, 6),
             checks=checks,
             elapsed_ms=(time.perf_counter() - started) * 1000.0,
+            claims=claims,
         )
         if self.query_log is not None:
             self.query_log.record(query, [{"id": str(c.id), "score": c.score} for c in given], envelope)

@@ -52,6 +52,9 @@ class GroundedAnswer:
         Sentences of the final answer the chunks do not support (``on_unsupported="flag"`` keeps them).
     confidence : float
         Sufficiency score x share of the generated claim sentences the chunks supported (0 when refused by the gate).
+    claims : tuple of dict
+        The validation of each generated sentence: ``sentence``, ``status`` (covered / uncovered / meta), ``score``,
+        ``threshold``, ``reason``, ``kept`` (whether it stays in the answer). Empty when nothing was generated.
     checks : dict
         What ran: ``retrieval_gate``, ``sufficiency`` (False when disabled), ``claims``, ``generator`` (extractive,
         callable, langchain, llamaindex or none), ``generator_calls``.
@@ -74,6 +77,7 @@ class GroundedAnswer:
     confidence: float = 0.0
     checks: dict[str, Any] = field(default_factory=dict)
     elapsed_ms: float = 0.0
+    claims: tuple[dict[str, Any], ...] = ()
 
     @property
     def refused(self) -> bool:
@@ -83,7 +87,7 @@ class GroundedAnswer:
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form (tuples as lists)."""
         data = asdict(self)
-        for key in ("sources", "evidence_ids", "removed_sentences", "unsupported_sentences"):
+        for key in ("sources", "evidence_ids", "removed_sentences", "unsupported_sentences", "claims"):
             data[key] = list(data[key])
         return data
 

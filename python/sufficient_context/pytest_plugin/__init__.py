@@ -47,7 +47,7 @@ option                      meaning                                             
 ``sc_partial_threshold``    the checker's "partial" threshold, in [0, 1], <= sufficient; idem          0.5
 ``sc_min_contexts``         the checker's min_contexts, an integer >= 1; idem                          1
 ``sc_gate_threshold``       the ``evidence_gate`` fixture's threshold, in [0, 1]                       0.5
-``sc_claim_min_overlap``    the ``claim_coverage`` fixture's min_overlap, in [0, 1]                     0.3
+``sc_claim_min_overlap``    the ``claim_coverage`` fixture's min_overlap, in [0, 1]                    0.3
 =========================== ========================================================================== ============
 
 A bad value stops pytest with a usage error naming the option.
