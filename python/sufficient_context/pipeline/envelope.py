@@ -25,8 +25,8 @@ class GroundedAnswer:
         One of :data:`STATUSES`.
     query : str
     answer : str
-        The answer as it may be shown: validated sentences with their chunk ids as citations, a decline, or the
-        no-evidence message; a caveat or banner when one applies.
+        The answer as it may be shown: validated sentences citing the S1..Sn labels the model saw (``sources`` maps
+        each label to its chunk id), a decline, or the no-evidence message; a caveat or banner when one applies.
     text : str
         The "Answer:" block (the LOW CONFIDENCE banner instead of "Answer:" on weak evidence) plus the "Sources:"
         list of the chunks the answer cites.
