@@ -144,6 +144,7 @@ def test_a_native_toml_table_takes_numbers(sub: pytest.Pytester) -> None:
         ("sc_partial_threshold", "0.9", "ini option 'sc_partial_threshold': the checker needs partial <= sufficient*"),
         ("sc_config", "missing.yaml", "ini option 'sc_config' (*missing.yaml): cannot read configuration*"),
     ],
+    ids=["not-a-number", "out-of-range", "not-positive", "partial-above-sufficient", "missing-config-file"],
 )
 def test_a_bad_ini_value_is_a_usage_error_naming_the_option(
     sub: pytest.Pytester, option: str, value: str, expected: str
