@@ -49,3 +49,22 @@ def finite_or_none(value: Any, name: str) -> float | None:
     if not math.isfinite(number):
         raise ValueError(f"{name} must be finite; got {number!r}")
     return number
+
+
+def text_of(value: Any, name: str) -> str:
+    """The text of an answer-like value: a str, a LangChain message (``.content``: a str, or a list of content blocks
+    whose text parts are joined), a LlamaIndex ``Response`` (``.response``) or ``CompletionResponse`` (``.text``).
+    TypeError naming `name` otherwise (and for a Response whose text is None)."""
+    if isinstance(value, str):
+        return value
+    for attribute in ("content", "response", "text"):
+        inner = getattr(value, attribute, None)
+        if isinstance(inner, str):
+            return inner
+        if attribute == "content" and isinstance(inner, list):
+            parts = [p if isinstance(p, str) else p.get("text") for p in inner if isinstance(p, (str, dict))]
+            if all(isinstance(p, str) for p in parts) and parts:
+                return "".join(p for p in parts if isinstance(p, str))
+    raise TypeError(
+        f"{name} must be a str or an object with .content / .response / .text holding text; got {type(value).__name__}"
+    )

@@ -99,6 +99,16 @@ def check_unique_ids(ids: Iterable[object], argument: str = "chunks") -> None:
 
 
 def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
+    if isinstance(obj, tuple):
+        # (Document, score) from LangChain's similarity_search_with_score, (node, score) from LlamaIndex: the
+        # tuple's score is the retrieval score, over one the object may carry.
+        if len(obj) != 2 or isinstance(obj[1], bool) or not isinstance(obj[1], (int, float, np.integer, np.floating)):
+            raise TypeError(
+                f"{where} is a tuple: it must be (chunk, score) with a number as the score; got {obj!r:.80}"
+            )
+        inner = obj[0]
+        chunk = _one_chunk(inner, where, index)
+        return _build({**_fields_of(chunk), "score": obj[1]}, where, index)
     if isinstance(obj, Chunk):
         return obj if obj.id is not None else replace(obj, id=f"S{index + 1}")
     if isinstance(obj, str):
@@ -130,6 +140,10 @@ def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
         f"{where} must be a str, a mapping with 'content', a Chunk, a LangChain Document or a LlamaIndex node; "
         f"got {type(obj).__name__}"
     )
+
+
+def _fields_of(chunk: Chunk) -> dict[str, Any]:
+    return {name: getattr(chunk, name) for name in _FIELDS}
 
 
 def _node_fields(node: Any, where: str) -> dict[str, Any]:

@@ -35,10 +35,10 @@ import numbers
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Union
 
 from . import sentences as _sentences
-from ._args import int_in_range, str_tuple
+from ._args import int_in_range, str_tuple, text_of
 from ._core import claims as _core
 from ._word_relations import english_word_relations
 from .chunks import ChunkLike, as_chunks
@@ -58,6 +58,8 @@ META_PATTERNS: tuple[str, ...] = tuple(_core.default_meta_patterns())
 """The built-in meta phrases; pass ``META_PATTERNS + ("my phrase",)`` as `meta_patterns` to extend them."""
 
 DEFAULT_MAX_SENTENCES = 100_000
+# A str, or what frameworks return: a LangChain AIMessage (.content), a LlamaIndex Response (.response).
+AnswerLike = Union[str, Any]
 _MODES = ("default", "reference")
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
@@ -407,7 +409,7 @@ class ClaimCoverage:
         return _sentences.citation_ids(_require_str(text, "text"))
 
     # -- checks -------------------------------------------------------------------------------------------------------
-    def check_claim(self, sentence: str, chunks: Iterable[ChunkLike]) -> ClaimResult:
+    def check_claim(self, sentence: AnswerLike, chunks: Iterable[ChunkLike]) -> ClaimResult:
         """Check one sentence: against the chunks it cites when it has citation markers, else against every chunk.
 
         An uncited sentence is scored against every chunk but is uncovered unless it is a meta statement ("No
@@ -424,7 +426,7 @@ class ClaimCoverage:
         -------
         ClaimResult
         """
-        _require_str(sentence, "sentence")
+        sentence = text_of(sentence, "sentence")
         ids, texts = _chunk_lists(chunks, "chunks")
         try:
             return _core.check_claim(self._config, sentence, ids, texts, ClaimResult)
@@ -434,14 +436,14 @@ class ClaimCoverage:
             )
             return result._replace(sentence=sentence[result.start : result.end])
 
-    def check_answer(self, answer: str, chunks: Iterable[ChunkLike]) -> AnswerCoverage:
+    def check_answer(self, answer: AnswerLike, chunks: Iterable[ChunkLike]) -> AnswerCoverage:
         """Check every sentence of `answer` against the chunks it cites.
 
         Uncited sentences are uncovered unless they are meta statements; a cited id that names no chunk is
         reported in ``unknown_citations``; a chunk some sentence uses (support >= min_overlap) that no sentence
         cites is reported in ``missing_citations``. Both make the answer not grounded.
         """
-        _require_str(answer, "answer")
+        answer = text_of(answer, "answer")
         ids, texts = _chunk_lists(chunks, "chunks")
         try:
             raw = _core.check_answer(self._config, answer, ids, texts, ClaimResult)
@@ -454,7 +456,7 @@ class ClaimCoverage:
 
     def check_answers(
         self,
-        answers: Sequence[str],
+        answers: Sequence[AnswerLike],
         chunks_per_answer: Sequence[Iterable[ChunkLike]],
         *,
         threads: int | None = None,
@@ -481,7 +483,8 @@ class ClaimCoverage:
                 f"{len(answers)} answers"
             )
         threads = None if threads is None else int_in_range(threads, "threads")
-        texts = [_clean(_require_str(a, f"answers[{i}]")) for i, a in enumerate(answers)]
+        answers = [text_of(a, f"answers[{i}]") for i, a in enumerate(answers)]
+        texts = [_clean(a) for a in answers]
         ids_lists, text_lists = [], []
         for i, chunks in enumerate(chunks_per_answer):
             ids, chunk_texts = _chunk_lists(chunks, f"chunks_per_answer[{i}]")
@@ -495,7 +498,7 @@ class ClaimCoverage:
             out.append(self._coverage(answer, raw))
         return out
 
-    def validate_citations(self, answer: str, chunks: Iterable[ChunkLike]) -> tuple[bool, list[str], str]:
+    def validate_citations(self, answer: AnswerLike, chunks: Iterable[ChunkLike]) -> tuple[bool, list[str], str]:
         """Whether every chunk the answer uses is cited and every citation names a retrieved chunk.
 
         Returns
@@ -514,12 +517,13 @@ class ClaimCoverage:
             return True, missing, "every chunk the answer uses is cited, and every citation names a retrieved chunk"
         return False, missing, "; ".join(problems)
 
-    def filter_unsupported(self, answer: str, chunks: Iterable[ChunkLike]) -> str:
+    def filter_unsupported(self, answer: AnswerLike, chunks: Iterable[ChunkLike]) -> str:
         """`answer` without its uncovered sentences (covered and meta sentences kept with their citations).
 
         The whitespace before each kept sentence is kept (so paragraphs survive); the result is stripped.
         """
-        return keep_covered(answer, self.check_answer(answer, chunks))[0]
+        text = text_of(answer, "answer")
+        return keep_covered(text, self.check_answer(text, chunks))[0]
 
     def _coverage(self, answer: str, raw: _RawAnswer) -> AnswerCoverage:
         claims, unknown, missing, covered, _claim_count, attribution, supported, grounded = raw

@@ -532,7 +532,7 @@ class RetrievalDecision:
 
     outcome: str
     message: str
-    max_score: float
+    max_score: float | None  # None when the chunks carry no scores (only their count was gated)
     passing_chunks: list[str]
     reason: str
     min_score: float
@@ -570,9 +570,12 @@ def evaluate_retrieval(
     Parameters
     ----------
     chunks_or_scores : sequence of chunks, or of numbers, or a 1-D array
-        Chunks must carry a `score`; bare scores get ids S1..Sn.
+        Chunks with a `score` each, or chunks with none (a retriever that returns documents without scores, e.g.
+        LangChain's ``retriever.invoke``): then only their count is gated (``min_chunks``), ``max_score`` is None
+        and the reason says so. Bare scores get ids S1..Sn.
     min_score : float
-        Similarity a chunk needs to count; any finite number (scores are whatever the retriever returns).
+        Similarity a chunk needs to count; any finite number, signed cosine included (scores are whatever the
+        retriever returns).
     min_chunks : int
         How many chunks must reach `min_score` (>= 1).
     weak_score : float, optional
@@ -581,12 +584,14 @@ def evaluate_retrieval(
     Raises
     ------
     ValueError
-        A NaN or infinite score, a chunk without a score, or an invalid parameter, naming it.
+        A NaN or infinite score, chunks of which some have a score and some not, or an invalid parameter, naming it.
     """
     min_score = _number(min_score, "min_score")
     min_chunks = _positive_int(min_chunks, "min_chunks")
     weak = None if weak_score is None else _number(weak_score, "weak_score")
     ids, scores = _retrieval_vector(chunks_or_scores)
+    if scores is None:
+        return _count_only(ids, min_score, min_chunks, weak)
     result = _core.evaluate_retrieval(scores, min_score, min_chunks, weak)
     passing = [ids[i] for i in result.passing.tolist()]
     outcome, best = result.outcome, result.max_score
@@ -624,7 +629,24 @@ def evaluate_retrieval(
     )
 
 
-def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64]]:
+def _count_only(ids: Sequence[str], min_score: float, min_chunks: int, weak: float | None) -> RetrievalDecision:
+    """The decision for chunks without scores: nothing to compare with min_score, so only their count is gated."""
+    enough = len(ids) >= min_chunks
+    return RetrievalDecision(
+        outcome="normal" if enough else "no_evidence",
+        message="" if enough else NO_EVIDENCE_MESSAGE,
+        max_score=None,
+        passing_chunks=list(ids),
+        reason=f"{len(ids)} chunk(s) without retrieval scores: only their count is gated (min_chunks {min_chunks}).",
+        min_score=min_score,
+        min_chunks=min_chunks,
+        weak_score=weak,
+        chunk_count=len(ids),
+        would_outcome="normal" if enough else "no_evidence",
+    )
+
+
+def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | None]:
     if isinstance(obj, np.ndarray):
         if obj.dtype.kind not in "iuf":
             raise TypeError(f"chunks_or_scores must hold numbers; got dtype {obj.dtype}")
@@ -641,12 +663,17 @@ def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64]]:
                                 f"{type(x).__name__}")  # fmt: skip
         return _PositionalIds(len(items)), np.array(items, dtype=np.float64)
     chunks = as_chunks(items, argument="chunks_or_scores")
+    ids = [str(c.id) for c in chunks]
+    scored = [c.score is not None for c in chunks]
+    if chunks and not any(scored):
+        return ids, None
     scores = np.empty(len(chunks), dtype=np.float64)
     for i, chunk in enumerate(chunks):
         if chunk.score is None:
+            first = scored.index(True)
             raise ValueError(
-                f"chunks_or_scores[{i}] (id {chunk.id!r}) has no score: the retrieval gate needs a similarity score "
-                "per chunk"
+                f"chunks_or_scores[{i}] (id {chunk.id!r}) has no score but chunks_or_scores[{first}] has one: give "
+                "every chunk a similarity score, or none (then only their count is gated)"
             )
         scores[i] = chunk.score
-    return [str(c.id) for c in chunks], scores
+    return ids, scores

@@ -284,10 +284,10 @@ def test_chunk_forms_are_adapted() -> None:
 # ---------------------------------------------------------------------------------------------------------------------
 def test_bad_input_names_the_argument() -> None:
     cc = ClaimCoverage()
-    with pytest.raises(TypeError, match="answer must be str; got bytes"):
-        cc.check_answer(b"x", CHUNKS)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="sentence must be str; got NoneType"):
-        cc.check_claim(None, CHUNKS)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"answer must be a str or an object with \.content.*; got bytes"):
+        cc.check_answer(b"x", CHUNKS)
+    with pytest.raises(TypeError, match=r"sentence must be a str or an object .*; got NoneType"):
+        cc.check_claim(None, CHUNKS)
     with pytest.raises(TypeError, match="text must be str"):
         cc.split_sentences(3)  # type: ignore[arg-type]
     for bad in (1.5, -0.1, math.nan):
@@ -313,7 +313,7 @@ def test_bad_input_names_the_argument() -> None:
         validate_multi_chunk_citations("x", CHUNKS, mode="fast")
     with pytest.raises(ValueError, match="one chunk list per answer"):
         cc.check_answers(["a", "b"], [CHUNKS])
-    with pytest.raises(TypeError, match=r"answers\[1\] must be str"):
+    with pytest.raises(TypeError, match=r"answers\[1\] must be a str or an object"):
         cc.check_answers(["a", None], [CHUNKS, CHUNKS])  # type: ignore[list-item]
     with pytest.raises(ValueError, match=r"threads must be an int in \[1, "):
         cc.check_answers(["a"], [CHUNKS], threads=0)

@@ -266,33 +266,21 @@ class GroundedAnswerer:
     def _gate(self, chunks: list[Chunk]) -> tuple[dict[str, Any], list[Chunk]]:
         """The retrieval gate's decision as a dict, and the chunks that go on (those reaching min_score)."""
         settings = {"min_score": self.min_score, "min_chunks": self.min_chunks, "weak_score": self.weak_score}
-        if chunks and all(chunk.score is not None for chunk in chunks):
-            decision = self.gate.evaluate_retrieval(chunks, self.min_score, self.min_chunks, self.weak_score)
-            passing = set(decision.passing_chunks)
-            evidence = [c for c in chunks if str(c.id) in passing] if decision.gating_enabled else chunks
-            gating = {
-                "outcome": decision.outcome,
-                "message": decision.message,
-                "max_score": decision.max_score,
-                "passing_chunks": list(decision.passing_chunks),
-                "reason": decision.reason,
-                "chunk_count": decision.chunk_count,
-                "would_outcome": decision.would_outcome,
-                "gating_enabled": decision.gating_enabled,
-                **settings,
-            }
-            return gating, evidence
-        # Unscored chunks (plain texts, a keyword retriever): only their count can be gated.
-        enough = len(chunks) >= self.min_chunks
+        decision = self.gate.evaluate_retrieval(chunks, self.min_score, self.min_chunks, self.weak_score)
+        passing = set(decision.passing_chunks)
+        evidence = [c for c in chunks if str(c.id) in passing] if decision.gating_enabled else chunks
         gating = {
-            "outcome": "normal" if enough or not self.gate.is_enabled() else "no_evidence",
-            "message": "" if enough or not self.gate.is_enabled() else NO_EVIDENCE_MESSAGE,
-            "max_score": None,
-            "passing_chunks": [str(c.id) for c in chunks],
-            "reason": f"{len(chunks)} chunk(s) without retrieval scores; min_chunks {self.min_chunks} applied",
+            "outcome": decision.outcome,
+            "message": decision.message,
+            "max_score": decision.max_score,
+            "passing_chunks": list(decision.passing_chunks),
+            "reason": decision.reason,
+            "chunk_count": decision.chunk_count,
+            "would_outcome": decision.would_outcome,
+            "gating_enabled": decision.gating_enabled,
             **settings,
         }
-        return gating, chunks
+        return gating, evidence
 
     def _generate(
         self, generator: Generator | None, query: str, labelled: Sequence[Chunk], system: str, user: str

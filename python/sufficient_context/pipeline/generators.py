@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .._args import text_of
+
 __all__ = ["Generator", "as_generator"]
 
 Generator = Callable[[str, str], str]
@@ -30,13 +32,7 @@ def _is_plain_function(obj: Any) -> bool:
 
 def _text_of(value: Any, where: str) -> str:
     # LangChain returns an AIMessage (.content), LlamaIndex a CompletionResponse (.text).
-    for attribute in ("content", "text"):
-        inner = getattr(value, attribute, None)
-        if isinstance(inner, str):
-            return inner
-    if isinstance(value, str):
-        return value
-    raise TypeError(f"{where} must return a str (or an object with .content / .text); got {type(value).__name__}")
+    return text_of(value, f"{where} (its return value)")
 
 
 def _callable(fn: Callable[..., Any]) -> Generator:

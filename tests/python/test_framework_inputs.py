@@ -1,0 +1,76 @@
+"""Framework values go in as they come: (Document, score) and (node, score) tuples, NodeWithScore, documents without
+scores, AIMessage / Response answers, signed cosine scores, and metadata that flows into the Sources list. Built with
+the real langchain-core and llama-index-core objects."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.documents import Document
+from langchain_core.messages import AIMessage
+from llama_index.core.base.response.schema import Response
+from llama_index.core.schema import NodeWithScore, TextNode
+
+import sufficient_context as sc
+
+THEFT = "Whoever commits theft shall be punished with imprisonment for up to three years."
+
+
+def test_document_and_node_score_tuples_become_scored_chunks() -> None:
+    doc = Document(page_content=THEFT, metadata={"source": "ipc.pdf", "page": 3, "score": 0.1})
+    node = TextNode(text="Cheating is punished with seven years.", id_="n2", metadata={"file_name": "ipc.txt"})
+    chunks = sc.as_chunks([(doc, 0.82), (node, -0.25), NodeWithScore(node=TextNode(text="x", id_="n3"), score=0.4)])
+    assert [c.score for c in chunks] == [0.82, -0.25, 0.4]  # the tuple's score wins over the metadata's
+    assert [c.id for c in chunks] == ["S1", "n2", "n3"]
+    assert chunks[0].metadata["source"] == "ipc.pdf"
+    with pytest.raises(TypeError, match=r"chunks\[0\] is a tuple: it must be \(chunk, score\)"):
+        sc.as_chunks([(doc, "high")])
+    with pytest.raises(ValueError, match=r"chunks\[0\]\.score must be finite"):
+        sc.as_chunks([(doc, float("nan"))])
+
+
+def test_the_retrieval_gate_takes_signed_scores_and_documents_without_scores() -> None:
+    signed = sc.evaluate_retrieval([(Document(page_content=THEFT), 0.31), (Document(page_content="far"), -0.4)],
+                                   min_score=-0.5)  # fmt: skip
+    assert signed.outcome == "normal"
+    assert signed.max_score == 0.31
+    unscored = sc.evaluate_retrieval([Document(page_content=THEFT), Document(page_content="more")])
+    assert unscored.outcome == "normal"
+    assert unscored.max_score is None
+    assert "without retrieval scores" in unscored.reason
+    assert sc.evaluate_retrieval([Document(page_content=THEFT)]).outcome == "no_evidence"  # 1 < min_chunks 2
+    with pytest.raises(ValueError, match=r"chunks_or_scores\[1\].*has no score but chunks_or_scores\[0\] has one"):
+        sc.evaluate_retrieval([(Document(page_content=THEFT), 0.9), Document(page_content="unscored")])
+    with pytest.raises(ValueError, match="non-negative"):  # attention weights stay non-negative
+        sc.EvidenceSufficiencyGate().evaluate([-0.2, 0.7])
+
+
+def test_answers_from_frameworks_are_read_as_text() -> None:
+    chunks = [Document(page_content=THEFT, id="ipc379")]
+    coverage = sc.ClaimCoverage()
+    text = "Theft is punished with imprisonment for up to three years [ipc379]."
+    for answer in (
+        AIMessage(content=text),
+        AIMessage(content=[{"type": "text", "text": text}]),
+        Response(response=text),
+    ):
+        report = coverage.check_answer(answer, chunks)
+        assert report.is_grounded
+        assert report.answer == text
+    assert coverage.filter_unsupported(AIMessage(content=text + " The moon is cheese [ipc379]."), chunks) == text
+    assert coverage.check_answers([Response(response=text)], [chunks])[0].is_grounded
+    with pytest.raises(TypeError, match=r"answer must be a str or an object with \.content / \.response"):
+        coverage.check_answer(Response(response=None), chunks)
+
+
+def test_framework_metadata_flows_into_sources() -> None:
+    docs = [(Document(page_content=THEFT, metadata={"source": "statutes/ipc.pdf", "page": 112}), 0.9),
+            (TextNode(text="Cheating is punished.", id_="n1", metadata={"file_name": "crpc.txt", "page_label": "iv"}),
+             0.7)]  # fmt: skip
+    result = sc.GroundedAnswerer().answer("What is the punishment for theft?", docs)
+    assert result.status in ("answered", "answered_with_caveat")
+    where = {s["id"]: (s["document"], s["page"]) for s in result.sources}
+    assert where["S1"] == ("ipc.pdf", "112")
+    text = sc.format_sources(sc.as_chunks(docs))
+    assert "ipc.pdf" in text
+    assert "crpc.txt" in text
+    assert "iv" in text
