@@ -123,12 +123,10 @@ def _embedding_relevance(
     embed: Callable[[list[str]], Sequence[Sequence[float]]] | None,
 ) -> float | None:
     """max cosine(query, chunk) when a model or embeddings are given (a chunk's own embedding first), else None."""
-    has_emb = any(c.get("embedding") is not None for c in chunks)
-    if embed is None and query_embedding is None and not has_emb:
-        return None
+    if embed is None and query_embedding is None:
+        return None  # chunk embeddings alone: nothing embeds the query, relevance stays lexical
     if query_embedding is None:
-        if embed is None:
-            raise ValueError("chunk embeddings given without query_embedding or a model")
+        assert embed is not None
         query_embedding = embed([query])[0]
     vecs = []
     for i, c in enumerate(chunks):

@@ -104,6 +104,7 @@ META_PATTERNS: tuple[str, ...] = (
     "in brief", "overall", "here is", "here are", "the following", "as follows", "following", "as mentioned",
     "as noted", "as stated", "as shown", "note that", "please note", "i hope this helps", "hope this helps",
     "let me know", "in other words", "the answer is as follows", "the evidence shows", "the sources show",
+    "note this response is based on limited available information",  # the pipeline's own caveat
 )  # fmt: skip
 WILDCARD = "*"
 MAX_WILDCARD = 8

@@ -646,7 +646,9 @@ class SufficientContextChecker:
         """(query vector, one row per chunk) for embedding relevance, or (None, None) without embeddings."""
         own = prepared.embeddings
         model = self._embedder
-        if model is None and query_embedding is None and own is None:
+        # Chunk embeddings alone (a vector store's nodes carry them) cannot be compared with a query nobody can
+        # embed: relevance is then lexical, as with no embeddings at all.
+        if model is None and query_embedding is None:
             return None, None
         n = len(prepared.contents)
         qvec = None if query_embedding is None else _query_vector(query_embedding)
@@ -656,11 +658,6 @@ class SufficientContextChecker:
         missing = [i for i in range(n) if own_list[i] is None]
         encoded = None
         if model is None:
-            if qvec is None:
-                raise ValueError(
-                    f"{argument} has chunk embeddings but there is neither a query_embedding nor an embedding_model "
-                    "to embed the query"
-                )
             if missing:
                 i = missing[0]
                 raise ValueError(

@@ -96,6 +96,9 @@ const std::vector<std::string>& default_meta_patterns() {
       "the answer is as follows",
       "the evidence shows",
       "the sources show",
+      // The pipeline's own caveat ("*Note: This response is based on limited available
+      // information.*").
+      "note this response is based on limited available information",
   };
   return patterns;
 }

@@ -162,8 +162,12 @@ def test_nan_from_the_model_names_the_chunk() -> None:
 
 def test_missing_model_or_query_embedding() -> None:
     checker = SufficientContextChecker()
-    with pytest.raises(ValueError, match="neither a query_embedding nor an embedding_model"):
-        checker.check_sufficiency("q", [{"content": "a", "embedding": [1.0, 0.0]}])
+    # Chunk embeddings with nothing to embed the query (a vector store's nodes): relevance stays lexical.
+    with_vectors = checker.check_sufficiency("q a", [{"content": "a", "embedding": [1.0, 0.0]}])
+    assert with_vectors.relevance_source == "lexical"
+    assert with_vectors.to_dict() | {"elapsed_ms": 0} == checker.check_sufficiency("q a", ["a"]).to_dict() | {
+        "elapsed_ms": 0
+    }
     with pytest.raises(ValueError, match=r"retrieved_contexts\[1\] \(id 'S2'\) has no embedding and there is no "
                                          "embedding_model"):  # fmt: skip
         checker.check_sufficiency("q", [{"content": "a", "embedding": [1.0, 0.0]}, "b"], query_embedding=[1.0, 0.0])
