@@ -51,7 +51,7 @@ from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import as_chunks
 from ..claims import AnswerCoverage, ClaimCoverage
 from ..gate import NO_EVIDENCE_MESSAGE, RetrievalDecision, evaluate_retrieval
-from ..pipeline import GroundedAnswer, GroundedAnswerer
+from ..pipeline import GroundedAnswer, GroundedAnswerer, decline_message
 from ..sentences import citation_ids, extract_citations
 
 __all__ = [
@@ -69,7 +69,6 @@ METADATA_KEY = "sufficiency"
 REFUSAL_KEY = "sufficiency_refusal"
 """Metadata key that is True on the synthetic refusal node (and only there)."""
 
-_MAX_DECLINE_ASPECTS = 2  # as GroundedAnswerer's decline: the message names at most two missing aspects
 _DECLINE_OPENING = DECLINE_TEMPLATE.split(" Missing:", 1)[0]
 _REFUSAL_OPENINGS = (NOT_IN_DOCUMENTATION_ANSWER, NO_EVIDENCE_MESSAGE, _DECLINE_OPENING)
 _EMPTY_RESPONSE = "Empty Response"  # what LlamaIndex's synthesizers answer when no node reaches them
@@ -228,7 +227,7 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
             message = f"{NO_EVIDENCE_MESSAGE} {decision.reason}"
         else:
             status = "insufficient_evidence"
-            message = _decline(result)
+            message = decline_message(result)
         metadata: dict[str, Any] = {
             REFUSAL_KEY: True,
             "status": status,
@@ -296,11 +295,6 @@ def _annotate_in_place(node_with_score: NodeWithScore, info: dict[str, Any]) -> 
 
 def _with_key(keys: list[str]) -> list[str]:
     return keys if METADATA_KEY in keys else [*keys, METADATA_KEY]
-
-
-def _decline(result: SufficiencyResult) -> str:
-    aspects = [a.rstrip(".") for a in result.missing_aspects[:_MAX_DECLINE_ASPECTS]]
-    return DECLINE_TEMPLATE.format(missing=", ".join(aspects) if aspects else "the information the question asks for")
 
 
 # -- evaluators --------------------------------------------------------------------------------------------------------

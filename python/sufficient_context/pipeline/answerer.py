@@ -207,7 +207,7 @@ class GroundedAnswerer:
             if result.level is Level.INSUFFICIENT:
                 if self.checker.decline_insufficient:
                     checks["generator"] = "none"
-                    return self._finish(started, query, given, "insufficient_evidence", _decline(result),
+                    return self._finish(started, query, given, "insufficient_evidence", decline_message(result),
                                         gating=gating, sufficiency=result, checks=checks)  # fmt: skip
                 banner = True
             elif result.level is Level.PARTIAL:
@@ -361,7 +361,8 @@ def _finite(value: Any, name: str) -> float:
     return float(value)
 
 
-def _decline(result: SufficiencyResult) -> str:
+def decline_message(result: SufficiencyResult) -> str:
+    """The graceful decline for an insufficient check: DECLINE_TEMPLATE naming its first missing aspects."""
     aspects = [a.rstrip(".") for a in result.missing_aspects[:_MAX_DECLINE_ASPECTS]]
     return DECLINE_TEMPLATE.format(missing=", ".join(aspects) if aspects else "the information the question asks for")
 
