@@ -247,9 +247,9 @@ def test_templates_ship_inside_the_package() -> None:
 # A real notebook
 # ---------------------------------------------------------------------------------------------------------------------
 def test_notebook_shows_the_views(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
+    import nbclient
+    import nbformat
+
     # The kernel runs this interpreter and imports this copy of the package; Jupyter state stays in tmp_path.
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(sc.__file__)))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH")) if p))

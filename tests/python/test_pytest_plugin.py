@@ -104,7 +104,6 @@ def test_pyproject_ini_options_and_a_config_file(sub: pytest.Pytester, kind: str
         section = {"sufficient_context": {"thresholds": {"sufficient": 0.7, "partial": 0.4}, "min_contexts": 3}}
         (sub.path / "conf" / "sc.json").write_text(json.dumps(section), encoding="utf-8")
     else:
-        pytest.importorskip("yaml")
         (sub.path / "conf" / "sc.yaml").write_text(
             "sufficient_context:\n  thresholds: {sufficient: 0.7, partial: 0.4}\n  min_contexts: 3\n", encoding="utf-8"
         )
@@ -121,7 +120,6 @@ def test_pyproject_ini_options_and_a_config_file(sub: pytest.Pytester, kind: str
     run(sub).assert_outcomes(passed=1)
 
 
-@pytest.mark.skipif(pytest.version_tuple < (9, 2), reason="typed ini options came with pytest 9.2")
 def test_a_native_toml_table_takes_numbers(sub: pytest.Pytester) -> None:
     sub.makepyprojecttoml("[tool.pytest]\nsc_sufficient_threshold = 0.7\nsc_min_contexts = 2\n")
     make_tests(
@@ -309,8 +307,6 @@ def test_sc_report_records_every_check_under_its_test(sub: pytest.Pytester) -> N
 
 @pytest.mark.parametrize("how", ["entry point", "entry point and -p module", "entry point and conftest", "-p name"])
 def test_the_entry_point_loads_the_plugin_once(sub: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
-    if how == "-p name" and pytest.version_tuple < (8, 4):
-        pytest.skip("-p takes entry point names since pytest 8.4")
     # A stand-in for the installed distribution: its entry point, as pyproject.toml declares it.
     dist = sub.path / "site" / "sufficient_context-0.1.0.dist-info"
     dist.mkdir(parents=True)

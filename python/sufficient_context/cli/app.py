@@ -278,6 +278,37 @@ def calibrate(
 
 
 @app.command()
+@click.option("--docs", "-d", type=_PATH, default=None, help="Folder of .txt / .md documents to answer from.")
+@click.option(
+    "--config", type=_PATH, default=None, help="YAML configuration: a server: section and the pipeline sections."
+)
+@click.option("--host", default=None, help="Address to bind (default 127.0.0.1, loopback only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default 8000).")
+@click.option("--api-key", default=None, help="Require 'Authorization: Bearer KEY' (default: $SC_API_KEY, if set).")
+def serve(docs: Path | None, config: Path | None, host: str | None, port: int | None, api_key: str | None) -> None:
+    """Serve an OpenAI-compatible gateway (POST /v1/chat/completions) that answers from --docs through the grounded
+    pipeline, with the review, feedback, sources and history APIs, /metrics and a web console."""
+    try:
+        from ..server import ServerSettings
+        from ..server import serve as run
+    except ImportError as exc:
+        raise InputError(
+            f"serve needs the server extra ({exc.name or exc}): pip install 'sufficient-context[server]'"
+        ) from None
+    try:
+        settings = ServerSettings.load(config, docs=docs, host=host, port=port, api_key=api_key)
+    except (OSError, ValueError, TypeError) as exc:
+        raise InputError(f"serve: {exc}") from None
+    if settings.docs is None:
+        raise InputError("serve needs --docs (or server.docs in --config)")
+    if not settings.docs.is_dir():
+        raise InputError(f"--docs: {os.fspath(settings.docs)!r} is not a directory")
+    if settings.api_key is None and settings.host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"sufficient-context: warning: serving on {settings.host} without an API key", err=True)
+    run(settings)
+
+
+@app.command()
 def demo() -> None:
     """The three main jobs on the built-in sample corpus, each explained in a line."""
     from .demo import run_demo

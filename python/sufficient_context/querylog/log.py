@@ -372,9 +372,10 @@ class QueryLog:
     def __len__(self) -> int:
         return int(self._query("SELECT COUNT(*) FROM query_log")[0][0])
 
-    def rows(self, limit: int | None = None) -> list[dict[str, Any]]:
-        """The rows, oldest first (the first `limit` when given), with `chunks` decoded from JSON."""
-        sql = f"SELECT {', '.join(_COLUMNS)} FROM query_log ORDER BY id"
+    def rows(self, limit: int | None = None, *, newest_first: bool = False) -> list[dict[str, Any]]:
+        """The rows, oldest first (the first `limit` when given), with `chunks` decoded from JSON; with
+        `newest_first`, the latest rows first (the latest `limit`)."""
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM query_log ORDER BY id{' DESC' if newest_first else ''}"
         params: tuple[Any, ...] = ()
         if limit is not None:
             sql += " LIMIT ?"

@@ -1,0 +1,90 @@
+"""The upstream model: an OpenAI-compatible chat completions endpoint called with httpx, every wait bounded."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+
+from .settings import UpstreamSettings
+
+__all__ = ["UpstreamError", "UpstreamGenerator"]
+
+
+class UpstreamError(RuntimeError):
+    """The upstream model failed: ``status`` 504 when it did not answer in time, 502 for anything else (unreachable,
+    an HTTP error, a reply without ``choices[0].message.content``)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class UpstreamGenerator:
+    """``(system_prompt, user_prompt) -> str`` for :meth:`GroundedAnswerer.answer`, temperature 0. Each call gives
+    up after ``timeout_s`` in total (connect, send, every read and the whole reply). Thread-safe."""
+
+    def __init__(self, settings: UpstreamSettings, transport: httpx.BaseTransport | None = None) -> None:
+        if settings.url is None:
+            raise ValueError("the upstream needs a url")
+        url = settings.url.rstrip("/")
+        self.url = url if url.endswith("/chat/completions") else url + "/chat/completions"
+        self.model = settings.model
+        self.timeout_s = float(settings.timeout_s)
+        headers = {"Content-Type": "application/json"}
+        key = settings.api_key
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        self._client = httpx.Client(
+            headers=headers,
+            timeout=httpx.Timeout(self.timeout_s),
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
+            transport=transport,
+            trust_env=False,
+        )
+
+    def __call__(self, system_prompt: str, user_prompt: str) -> str:
+        body = {
+            "model": self.model,
+            "temperature": 0,
+            "messages": [{"role": "system", "content": system_prompt}, {"role": "user", "content": user_prompt}],
+        }
+        deadline = time.monotonic() + self.timeout_s
+        try:
+            with self._client.stream("POST", self.url, json=body) as response:
+                data = bytearray()
+                for piece in response.iter_bytes():
+                    data.extend(piece)
+                    if time.monotonic() > deadline:
+                        raise UpstreamError(504, f"upstream {self.url} did not answer within {self.timeout_s:g} s")
+                    if len(data) > 16 * 1024 * 1024:
+                        raise UpstreamError(502, f"upstream {self.url} answered more than 16 MB")
+                status = response.status_code
+        except httpx.TimeoutException:
+            raise UpstreamError(504, f"upstream {self.url} did not answer within {self.timeout_s:g} s") from None
+        except httpx.HTTPError as exc:
+            raise UpstreamError(502, f"upstream {self.url} is unreachable: {type(exc).__name__}: {exc}") from None
+        if status >= 400:
+            text = bytes(data[:300]).decode("utf-8", errors="replace")
+            raise UpstreamError(502, f"upstream {self.url} answered HTTP {status}: {text}")
+        return _content(self.url, bytes(data))
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _content(url: str, data: bytes) -> str:
+    try:
+        reply: Any = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise UpstreamError(502, f"upstream {url} did not answer JSON") from None
+    try:
+        content = reply["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        raise UpstreamError(502, f"upstream {url} answered without choices[0].message.content") from None
+    if not isinstance(content, str):
+        raise UpstreamError(502, f"upstream {url} answered a non-text message content")
+    return content

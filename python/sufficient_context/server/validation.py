@@ -1,0 +1,108 @@
+"""Reading request bodies: JSON objects whose fields are checked by hand, each error naming the field at fault."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["BadRequest", "chat_query", "json_object", "optional", "required"]
+
+
+class BadRequest(ValueError):
+    """HTTP 400: ``param`` names the field (``messages[1].content``), ``message`` says what is wrong."""
+
+    def __init__(self, param: str | None, message: str) -> None:
+        super().__init__(message)
+        self.param = param
+        self.message = message
+
+
+def json_object(body: bytes) -> dict[str, Any]:
+    """The body as a JSON object, or BadRequest."""
+    try:
+        document = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest(None, "the request body is not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise BadRequest(None, f"the request body is not valid JSON: {exc.msg} at line {exc.lineno} column "
+                               f"{exc.colno}") from None  # fmt: skip
+    if not isinstance(document, dict):
+        raise BadRequest(None, f"the request body must be a JSON object; got {_kind(document)}")
+    return document
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+_KINDS: dict[type, str] = {str: "a string", bool: "a boolean", int: "an integer", list: "an array", dict: "an object"}
+
+
+def _check(value: Any, kind: type, name: str) -> Any:
+    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if not ok:
+        raise BadRequest(name, f"{name} must be {_KINDS[kind]}; got {_kind(value)}")
+    return value
+
+
+def required(body: Mapping[str, Any], name: str, kind: type) -> Any:
+    if name not in body:
+        raise BadRequest(name, f"{name} is required")
+    return _check(body[name], kind, name)
+
+
+def optional(body: Mapping[str, Any], name: str, kind: type, default: Any = None) -> Any:
+    value = body.get(name)
+    return default if value is None else _check(value, kind, name)
+
+
+def _text(content: Any, name: str) -> str:
+    """A message content: a string, or a list of parts of which the ``text`` ones count."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for i, part in enumerate(content):
+            where = f"{name}[{i}]"
+            if isinstance(part, str):
+                texts.append(part)
+                continue
+            _check(part, dict, where)
+            if part.get("type", "text") == "text":
+                texts.append(_check(part.get("text"), str, f"{where}.text"))
+        return "\n".join(texts)
+    raise BadRequest(name, f"{name} must be a string or an array of content parts; got {_kind(content)}")
+
+
+def chat_query(body: Mapping[str, Any]) -> str:
+    """The question of an OpenAI chat request: the text of its last user message."""
+    messages = required(body, "messages", list)
+    if not messages:
+        raise BadRequest("messages", "messages must not be empty")
+    query: str | None = None
+    for i, message in enumerate(messages):
+        where = f"messages[{i}]"
+        _check(message, dict, where)
+        if "role" not in message:
+            raise BadRequest(f"{where}.role", f"{where}.role is required")
+        role = _check(message["role"], str, f"{where}.role")
+        content = message.get("content")
+        text = "" if content is None else _text(content, f"{where}.content")
+        if role == "user":
+            query = text
+    if query is None:
+        raise BadRequest("messages", "messages holds no user message")
+    if not query.strip():
+        raise BadRequest("messages", "the last user message is empty")
+    return query

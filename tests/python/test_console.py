@@ -1,0 +1,300 @@
+"""The web console in a real browser: headless Chromium (Selenium) against the real gateway served by uvicorn."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+
+from sufficient_context._samples import SAMPLE_CHUNKS
+from sufficient_context.server import ServerSettings, create_app
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+QUESTION = "What is the punishment for cheating under Section 420?"
+OFF_TOPIC = 'What is the capital of France? <img src=x id="injected">'  # shown as text, never as markup
+API_KEY = "console-test-key"
+
+
+def _write_docs(folder: Path) -> None:
+    """One Markdown file per statute; the IPC one opens with 40 unrelated articles, so its cited sections sit far
+    down the document and the source panel has to scroll to them."""
+    statutes: dict[str, list[str]] = {
+        "IPC": [
+            f"## Article {i}\n\nThe harbour master shall record vessel number {i} arriving at the northern pier.\n"
+            for i in range(40)
+        ]
+    }
+    for chunk in SAMPLE_CHUNKS:
+        meta = chunk["metadata"]
+        assert isinstance(meta, dict)
+        statutes.setdefault(str(meta["statute"]), []).append(f"## Section {meta['section']}\n\n{chunk['content']}\n")
+    for statute, sections in statutes.items():
+        (folder / f"{statute.lower()}.md").write_text(f"# {statute}\n\n" + "\n".join(sections), encoding="utf-8")
+
+
+class _Server:
+    """An ASGI app under uvicorn in a background thread, on a free loopback port."""
+
+    def __init__(self, app: Any) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert self.thread.is_alive(), "the server thread died"
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    def get(self, path: str, key: str | None = None) -> Any:
+        request = urllib.request.Request(self.url + path)
+        if key:
+            request.add_header("Authorization", f"Bearer {key}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Server]:
+    root = tmp_path_factory.mktemp("console")
+    docs = root / "docs"
+    docs.mkdir()
+    _write_docs(docs)
+    running = _Server(create_app(ServerSettings(docs=docs, data_dir=root / "data")))
+    yield running
+    running.stop()
+
+
+# What the fake upstream model says: a meta sentence, one the cited chunk backs, one it does not (removed).
+MODEL_ANSWER = (
+    "Based on the retrieved documents, here is the answer. "
+    "Cheating under Section 420 is punishable with imprisonment of up to seven years and a fine [S1]. "
+    "The offence is bailable and punishable with up to ten years [S1]."
+)
+UNSUPPORTED = "The offence is bailable and punishable with up to ten years [S1]."
+
+
+def _fake_model(state: dict[str, bool]) -> Any:
+    """An OpenAI-compatible upstream: MODEL_ANSWER, or HTTP 500 while ``state["fail"]``."""
+    from fastapi import FastAPI
+    from fastapi.responses import JSONResponse
+
+    app = FastAPI()
+
+    @app.post("/v1/chat/completions")
+    async def complete() -> Any:
+        if state["fail"]:
+            return JSONResponse({"error": {"message": "the model is overloaded"}}, status_code=500)
+        message = {"role": "assistant", "content": MODEL_ANSWER}
+        return {"id": "fake", "object": "chat.completion", "choices": [{"index": 0, "message": message}]}
+
+    return app
+
+
+@pytest.fixture(scope="module")
+def model_state() -> dict[str, bool]:
+    return {"fail": False}
+
+
+@pytest.fixture(scope="module")
+def locked_server(tmp_path_factory: pytest.TempPathFactory, model_state: dict[str, bool]) -> Iterator[_Server]:
+    """Wants an API key and answers through a fake upstream model."""
+    from sufficient_context.server import UpstreamSettings
+
+    root = tmp_path_factory.mktemp("console-locked")
+    docs = root / "docs"
+    docs.mkdir()
+    _write_docs(docs)
+    model = _Server(_fake_model(model_state))
+    settings = ServerSettings(
+        docs=docs, data_dir=root / "data", api_key=API_KEY, upstream=UpstreamSettings(url=model.url + "/v1")
+    )
+    running = _Server(create_app(settings))
+    yield running
+    running.stop()
+    model.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.fail(f"the console test needs Chromium and chromedriver ({CHROMIUM}, {CHROMEDRIVER})")
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+def _wait(driver: WebDriver, timeout: float = 15) -> WebDriverWait:
+    return WebDriverWait(driver, timeout)
+
+
+def _ask(driver: WebDriver, base: str, question: str) -> None:
+    driver.get(base + "/")
+    box = _wait(driver).until(ec.element_to_be_clickable((By.ID, "question")))
+    box.send_keys(question)
+    driver.find_element(By.ID, "ask-button").click()
+
+
+def _answered(driver: WebDriver) -> None:
+    _wait(driver).until(ec.text_to_be_present_in_element((By.ID, "status"), "Answer ready."))
+
+
+def test_answer_sources_citation_feedback_and_history(server: _Server, browser: WebDriver) -> None:
+    _ask(browser, server.url, QUESTION)
+    _answered(browser)
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    assert browser.find_element(By.ID, "decision").text in ("Answered", "Answered with caveat")
+    assert not browser.find_element(By.ID, "refusal").is_displayed()
+
+    # every sentence carries its validation as text, not colour alone, with the score and reason in its details
+    claims = browser.find_elements(By.CSS_SELECTOR, "#claims > li.claim")
+    assert claims
+    for claim in claims:
+        label = claim.find_element(By.CLASS_NAME, "claim-label").text.lower()
+        assert label.lstrip("\u2713!\u2022 ") in ("covered", "uncovered", "meta")
+        assert "support" in claim.get_attribute("title")
+    claims[0].find_element(By.TAG_NAME, "summary").click()
+    details = claims[0].find_element(By.CSS_SELECTOR, "details dl")
+    _wait(browser).until(lambda _: details.is_displayed())
+    assert "Reason" in details.text
+    assert "Support score" in details.text
+
+    # sources beside the answer, with scores; the confidence badge and bar
+    sources = browser.find_elements(By.CSS_SELECTOR, "#sources > li")
+    assert sources
+    assert all(re.search(r"\d\.\d\d", s.find_element(By.CLASS_NAME, "source-score").text) for s in sources)
+    answer_box = browser.find_element(By.ID, "answer-section").rect
+    sources_box = browser.find_element(By.ID, "sources-section").rect
+    assert sources_box["x"] > answer_box["x"] + answer_box["width"] / 2  # two columns on a wide window
+    assert browser.find_element(By.ID, "level-badge").text in ("Sufficient", "Partial")
+    assert int(browser.find_element(By.ID, "score-bar").get_attribute("aria-valuenow")) > 0
+
+    # a citation opens its source document with the chunk highlighted
+    citation = browser.find_element(By.CSS_SELECTOR, "#claims a.cite")
+    chunk_id = citation.get_attribute("data-chunk")
+    citation.click()
+    mark = _wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#panel-doc mark")))
+    source = server.get("/v1/sources/" + urllib.parse.quote(chunk_id, safe=""))
+    chunk_text = source["document"][source["start"] : source["end"]]
+    assert chunk_text.strip()
+    assert " ".join(mark.text.split()) == " ".join(chunk_text.split())
+    assert source["start"] > 1000  # far down: the panel scrolled the passage into view, not the page behind it
+    mark_box, doc_box = (browser.find_element(By.ID, i).rect for i in ("panel-mark", "panel-doc"))
+    assert doc_box["y"] <= mark_box["y"] < doc_box["y"] + doc_box["height"]
+    browser.find_element(By.ID, "panel-close").click()
+    _wait(browser).until(ec.invisibility_of_element_located((By.ID, "source-panel")))
+
+    # a source in the list opens the panel as well (keyboard: Enter on the focused button)
+    source_button = browser.find_element(By.CSS_SELECTOR, "#sources button.source-open")
+    source_button.send_keys("\n")
+    _wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#panel-doc mark")))
+    assert source_button.get_attribute("aria-current") == "true"
+    browser.switch_to.active_element.send_keys(Keys.ESCAPE)  # Escape closes it and gives the focus back
+    _wait(browser).until(ec.invisibility_of_element_located((By.ID, "source-panel")))
+    assert browser.switch_to.active_element == source_button
+
+    # feedback is confirmed and lands in the query log
+    browser.find_element(By.ID, "feedback-correct").click()
+    _wait(browser).until(ec.text_to_be_present_in_element((By.ID, "feedback-status"), "recorded as correct"))
+    rows = server.get("/v1/history?limit=50")["rows"]
+    mine = [row for row in rows if row["query"] == QUESTION]
+    assert mine
+    assert mine[0]["feedback"] is True
+
+    # the history page lists the question with its decision and feedback
+    browser.get(server.url + "/history")
+    _wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#history-rows tr")))
+    listed = [tr.text for tr in browser.find_elements(By.CSS_SELECTOR, "#history-rows tr")]
+    assert any(QUESTION in text and "correct" in text and "Answered" in text for text in listed)
+
+
+def test_off_topic_question_is_a_refusal_not_an_error(server: _Server, browser: WebDriver) -> None:
+    _ask(browser, server.url, OFF_TOPIC)
+    _answered(browser)
+    refusal = browser.find_element(By.ID, "refusal")
+    assert refusal.is_displayed()
+    assert refusal.find_element(By.ID, "refusal-text").text
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    assert browser.find_element(By.ID, "decision").text in ("Insufficient evidence", "No evidence")
+    assert not browser.find_element(By.ID, "claims").is_displayed()
+    assert browser.find_element(By.ID, "result-question").text == OFF_TOPIC
+    assert not browser.find_elements(By.ID, "injected")
+    browser.get(server.url + "/history")
+    _wait(browser).until(ec.text_to_be_present_in_element((By.ID, "history-rows"), OFF_TOPIC))
+    assert not browser.find_elements(By.ID, "injected")
+
+
+def test_partial_context_answer_shows_its_caveat(server: _Server, browser: WebDriver) -> None:
+    _ask(browser, server.url, "What does the Indian Penal Code say about cheating and property?")
+    _answered(browser)
+    assert browser.find_element(By.ID, "decision").text == "Answered with caveat"
+    caveat = browser.find_element(By.ID, "caveat")
+    assert caveat.is_displayed()
+    assert "limited available information" in caveat.text
+    assert not browser.find_element(By.ID, "refusal").is_displayed()
+    assert browser.find_elements(By.CSS_SELECTOR, "#claims > li.claim")
+
+
+def test_api_key_prompt_http_error_and_removed_sentences(
+    locked_server: _Server, model_state: dict[str, bool], browser: WebDriver
+) -> None:
+    browser.get(locked_server.url + "/")
+    browser.execute_script("window.localStorage.clear()")
+    model_state["fail"] = True
+    _ask(browser, locked_server.url, QUESTION)
+    key_box = _wait(browser).until(ec.visibility_of_element_located((By.ID, "api-key")))
+    key_box.send_keys(API_KEY)
+    browser.find_element(By.ID, "auth-save").click()
+    error = _wait(browser).until(ec.visibility_of_element_located((By.ID, "error")))
+    assert error.text.startswith("Error 502: ")
+    assert "overloaded" in error.text  # the server's message, as it gave it
+    assert not browser.find_element(By.ID, "result").is_displayed()
+    assert browser.execute_script("return window.localStorage.getItem('sufficient-context.api-key')") == API_KEY
+
+    # the key is kept; the model answers now: the unsupported sentence is listed as removed, the meta one marked
+    model_state["fail"] = False
+    browser.find_element(By.ID, "ask-button").click()
+    _answered(browser)
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    assert not browser.find_element(By.ID, "auth-form").is_displayed()
+    labels = [e.text.lower() for e in browser.find_elements(By.CSS_SELECTOR, "#claims .claim-label")]
+    assert any(label.endswith("meta") for label in labels)
+    assert any(label.endswith("covered") and not label.endswith("uncovered") for label in labels)
+    removed = browser.find_elements(By.CSS_SELECTOR, "#removed > li")
+    assert [" ".join(li.find_element(By.CLASS_NAME, "claim-text").text.split()) for li in removed] == [UNSUPPORTED]
+    assert "removed" in removed[0].find_element(By.CLASS_NAME, "claim-label").text.lower()
+
+    browser.get(locked_server.url + "/history")
+    _wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#history-rows tr")))
+    assert not browser.find_element(By.ID, "auth-form").is_displayed()
