@@ -574,6 +574,9 @@ def test_metrics_expose_the_stats_and_request_counters(gw: Gateway) -> None:
         re.M,
     )
     assert 'sufficient_context_answers_total{status="answered"}' in text
+    # The retrieval gate's decisions, under the gate's metric names.
+    assert re.search(r"^sufficient_context_retrieval_gate_evaluations_total [1-9][0-9]*\.0$", text, re.M)
+    assert re.search(r"^sufficient_context_retrieval_gate_passed_total [1-9][0-9]*\.0$", text, re.M)
     assert "sufficient_context_http_request_duration_seconds_bucket" in text
     assert gw.client.get("/healthz").json() == {"status": "ok"}
 

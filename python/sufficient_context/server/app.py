@@ -45,6 +45,7 @@ class Metrics:
 def _metrics(gateway: Gateway) -> Metrics:
     registry = CollectorRegistry(auto_describe=False)
     registry.register(gateway.stats.collector())
+    registry.register(gateway.gate_stats.collector(namespace="sufficient_context_retrieval"))
     requests = Counter("sufficient_context_http_requests", "HTTP requests by route and status.",
                        ["method", "route", "status"], registry=registry)  # fmt: skip
     latency = Histogram("sufficient_context_http_request_duration_seconds", "HTTP request latency by route.",

@@ -121,6 +121,11 @@ async def chat_completions(request: Request) -> Response:
         )
     assert outcome.envelope is not None
     request.app.state.metrics.answers.labels(status=outcome.envelope.status).inc()
+    gating = outcome.envelope.gating
+    best = gating.get("max_score")
+    gateway.gate_stats.record(
+        gating.get("outcome") != "no_evidence", 0.0 if best is None else min(1.0, max(0.0, float(best)))
+    )
     if stream:
         return StreamingResponse(stream_events(outcome, model), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", **timing})  # fmt: skip

@@ -12,7 +12,7 @@ from ..checker import Level, SufficiencyResult
 from ..chunks import Chunk, as_chunks
 from ..pipeline import GroundedAnswer, GroundedAnswerer
 from ..querylog import QueryLog
-from ..stats import SufficiencyStats
+from ..stats import EvidenceGatingStats, SufficiencyStats
 from .index import DocsIndex, Retriever, as_retriever
 from .settings import ServerSettings
 from .upstream import UpstreamError, UpstreamGenerator
@@ -89,6 +89,8 @@ class Gateway:
             self.retriever = self.index
         self.log = QueryLog(data_dir / "querylog.db")
         self.stats = SufficiencyStats()
+        # The retrieval gate's decisions, in the gate's own metric family (passes = anything but no_evidence).
+        self.gate_stats = EvidenceGatingStats()
         self.answerer = GroundedAnswerer.from_config(dict(settings.pipeline), stats=self.stats)
         self.upstream = None if settings.upstream.url is None else UpstreamGenerator(settings.upstream)
 
