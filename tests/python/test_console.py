@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import socket
@@ -150,7 +151,9 @@ def browser() -> Iterator[WebDriver]:
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"):
         options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    # The browser is not ours to sanitize: when the suite runs with the ASan runtime preloaded, keep it out.
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")}
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER, env=env))
     yield driver
     driver.quit()
 
