@@ -8,6 +8,7 @@ adapts inputs and builds the result dicts and objects.
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -19,7 +20,7 @@ from numpy.typing import NDArray
 from ._args import int_in_range
 from ._core import gate as _core
 from .assembly import LOW_CONFIDENCE_BANNER
-from .chunks import Chunk, ChunkLike, as_chunks
+from .chunks import Chunk, ChunkLike, as_chunks, check_unique_ids
 
 __all__ = [
     "NO_EVIDENCE_MESSAGE",
@@ -646,6 +647,36 @@ def _count_only(ids: Sequence[str], min_score: float, min_chunks: int, weak: flo
     )
 
 
+_NODE_ID = operator.attrgetter("node.id_")
+_SCORE = operator.attrgetter("score")
+
+
+def _node_scores(items: list[Any]) -> tuple[list[str], NDArray[np.float64] | None] | None:
+    """Ids and scores read straight from LlamaIndex ``NodeWithScore`` objects, without building a chunk per node (the
+    gate needs one float and one id of each); None when the items are anything else, for the general path."""
+    kind = type(items[0]) if items else None
+    if kind is None or kind.__name__ != "NodeWithScore" or set(map(type, items)) != {kind}:
+        return None
+    try:
+        ids = list(map(_NODE_ID, items))
+        raw = list(map(_SCORE, items))
+    except AttributeError:
+        return None  # not LlamaIndex's NodeWithScore after all
+    if set(map(type, ids)) != {str}:
+        return None
+    if len(set(ids)) != len(ids):
+        check_unique_ids(ids, "chunks_or_scores")  # raises, naming both indexes
+    types = set(map(type, raw))
+    if types == {type(None)}:
+        return ids, None  # all unscored: only their count is gated
+    if not types <= {float, int}:
+        return None  # partly scored, bools, other number types: the general path decides and names the problem
+    scores = np.array(raw, dtype=np.float64)
+    if not np.isfinite(scores).all():
+        return None  # the general path names the index of the NaN / inf
+    return ids, scores
+
+
 def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | None]:
     if isinstance(obj, np.ndarray):
         if obj.dtype.kind not in "iuf":
@@ -662,6 +693,9 @@ def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | No
                 raise TypeError(f"chunks_or_scores[{i}] must be a number like the items before it; got "
                                 f"{type(x).__name__}")  # fmt: skip
         return _PositionalIds(len(items)), np.array(items, dtype=np.float64)
+    fast = _node_scores(items)
+    if fast is not None:
+        return fast
     chunks = as_chunks(items, argument="chunks_or_scores")
     ids = [str(c.id) for c in chunks]
     scored = [c.score is not None for c in chunks]

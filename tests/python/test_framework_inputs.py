@@ -74,3 +74,19 @@ def test_framework_metadata_flows_into_sources() -> None:
     assert "ipc.pdf" in text
     assert "crpc.txt" in text
     assert "iv" in text
+
+
+def test_the_gate_reads_node_scores_directly_with_the_same_decisions_and_errors() -> None:
+    scores = [0.9, 0.15, 0.45, -0.2, 0.3]
+    nodes = [NodeWithScore(node=TextNode(text=f"t{i}", id_=f"n{i}"), score=s) for i, s in enumerate(scores)]
+    as_dicts = [{"id": f"n{i}", "content": f"t{i}", "score": s} for i, s in enumerate(scores)]
+    for kwargs in ({}, {"min_score": 0.4}, {"min_chunks": 4}, {"min_score": 0.2, "weak_score": 0.95}):
+        assert sc.evaluate_retrieval(nodes, **kwargs) == sc.evaluate_retrieval(as_dicts, **kwargs)
+    unscored = [NodeWithScore(node=TextNode(text="a", id_="a")), NodeWithScore(node=TextNode(text="b", id_="b"))]
+    assert sc.evaluate_retrieval(unscored).max_score is None
+    with pytest.raises(ValueError, match=r"chunks_or_scores\[1\]\.id 'n0' duplicates chunks_or_scores\[0\]\.id"):
+        sc.evaluate_retrieval([nodes[0], NodeWithScore(node=TextNode(text="x", id_="n0"), score=0.5)])
+    with pytest.raises(ValueError, match=r"chunks_or_scores\[1\]\.score must be finite"):
+        sc.evaluate_retrieval([nodes[0], NodeWithScore(node=TextNode(text="x", id_="x"), score=float("nan"))])
+    with pytest.raises(ValueError, match=r"chunks_or_scores\[1\] \(id 'x'\) has no score"):
+        sc.evaluate_retrieval([nodes[0], NodeWithScore(node=TextNode(text="x", id_="x"))])
