@@ -136,6 +136,19 @@ def _int(value: Any, name: str, minimum: int) -> int:
     return value
 
 
+def _unit(value: Any, name: str) -> float:
+    number = _number(value, name)
+    if not 0.0 <= number <= 1.0:
+        raise ValueError(f"{name} must be in [0, 1]; got {value!r}")
+    return number
+
+
+def _choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+    return str(value)
+
+
 def _positive(value: Any, name: str) -> float:
     number = _number(value, name)
     if number <= 0:
@@ -280,16 +293,11 @@ def _claims(value: Any) -> dict[str, Any]:
     for key, item in section.items():
         name = f"{CLAIMS_SECTION}.{key}"
         if key == "mode":
-            if item not in ("default", "reference"):
-                raise ValueError(f"{name} must be one of default, reference; got {item!r}")
-            out[key] = item
+            out[key] = _choice(item, name, ("default", "reference"))
         elif key == "max_sentences":
             out[key] = None if item is None else _int(item, name, minimum=1)
         else:  # min_overlap, multi_citation_factor
-            number = _number(item, name)
-            if not 0.0 <= number <= 1.0:
-                raise ValueError(f"{name} must be in [0, 1]; got {item!r}")
-            out[key] = number
+            out[key] = _unit(item, name)
     return out
 
 
@@ -299,18 +307,11 @@ def _answering(value: Any) -> dict[str, Any]:
     for key, item in section.items():
         name = f"{ANSWERING_SECTION}.{key}"
         if key == "prompt":
-            if item not in PROMPT_NAMES:
-                raise ValueError(f"{name} must be one of {', '.join(PROMPT_NAMES)}; got {item!r}")
-            out[key] = item
+            out[key] = _choice(item, name, PROMPT_NAMES)
         elif key == "on_unsupported":
-            if item not in ON_UNSUPPORTED:
-                raise ValueError(f"{name} must be one of {', '.join(ON_UNSUPPORTED)}; got {item!r}")
-            out[key] = item
+            out[key] = _choice(item, name, ON_UNSUPPORTED)
         elif key == "attribution_target":
-            number = _number(item, name)
-            if not 0.0 <= number <= 1.0:
-                raise ValueError(f"{name} must be in [0, 1]; got {item!r}")
-            out[key] = number
+            out[key] = _unit(item, name)
         else:  # max_extract_sentences
             out[key] = _int(item, name, minimum=1)
     return out

@@ -5,13 +5,12 @@ retriever suite, whose own async test needs pytest-asyncio (a dependency of lang
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import math
 import os
 import pickle
-import re
 import subprocess
 import sys
-import zlib
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -45,6 +44,24 @@ from sufficient_context.integrations.langchain import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def _example() -> Any:
+    """examples/langchain_rag.py as a module: its toy embedding and scored retriever serve these tests too."""
+    spec = importlib.util.spec_from_file_location("langchain_rag_example", REPO / "examples" / "langchain_rag.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # pydantic resolves the retriever's annotations through it
+    spec.loader.exec_module(module)
+    return module
+
+
+_EXAMPLE = _example()
+# Hashed content-word counts: deterministic, and similar texts get similar vectors (DeterministicFakeEmbedding's
+# vectors are random per text, so its cosines carry no meaning).
+KeywordEmbeddings = _EXAMPLE.BagOfWordsEmbeddings
+ScoredRetriever = _EXAMPLE.ScoredRetriever  # the store's top-k with each cosine in metadata["score"]
 SUPPORTED = "Cheating under Section 420 is punishable with imprisonment of up to seven years and a fine [S1]."
 UNSUPPORTED = "The offence is bailable and punishable with up to ten years [S1]."
 
@@ -54,27 +71,6 @@ def statute_documents() -> list[Document]:
     return [
         Document(page_content=str(c["content"]), metadata=dict(c["metadata"]), id=str(c["id"])) for c in SAMPLE_CHUNKS
     ]
-
-
-class KeywordEmbeddings(Embeddings):
-    """Hashed content-word counts plus a constant dimension: deterministic, and similar texts get similar vectors
-    (DeterministicFakeEmbedding's vectors are random per text, so its cosines carry no meaning)."""
-
-    def __init__(self, size: int = 1024) -> None:
-        self.size = size
-
-    def _vector(self, text: str) -> list[float]:
-        vector = [0.0] * self.size + [0.1]
-        for word in re.findall(r"[a-z0-9]+", text.lower()):
-            if word not in sc.STOPWORDS:
-                vector[zlib.crc32(word.encode()) % self.size] += 1.0
-        return vector
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
 
 
 class FixedEmbeddings(Embeddings):
@@ -91,17 +87,6 @@ class FixedEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         self.calls += 1
         return self.vectors[text]
-
-
-class ScoredRetriever(BaseRetriever):
-    """The store's top-k with each cosine in ``metadata["score"]``."""
-
-    store: InMemoryVectorStore
-    k: int = 3
-
-    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        found = self.store.similarity_search_with_score(query, k=self.k)
-        return [d.model_copy(update={"metadata": {**d.metadata, "score": s}}) for d, s in found]
 
 
 class StaticRetriever(BaseRetriever):

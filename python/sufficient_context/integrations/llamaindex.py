@@ -25,6 +25,7 @@ answerer), never a default resolved from the environment.
 # ``X | None`` would not evaluate on Python 3.9.
 
 import asyncio
+from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, Literal, Optional
 
@@ -46,7 +47,7 @@ except ImportError as exc:  # tests/python/test_llamaindex.py imports it with ll
         "pip install 'sufficient-context[llamaindex]'"
     ) from exc
 
-from ..assembly import CAVEAT, DECLINE_TEMPLATE, LOW_CONFIDENCE_BANNER, NOT_IN_DOCUMENTATION_ANSWER
+from ..assembly import DECLINE_TEMPLATE, LOW_CONFIDENCE_BANNER, NOT_IN_DOCUMENTATION_ANSWER
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import as_chunks
 from ..claims import AnswerCoverage, ClaimCoverage
@@ -328,10 +329,11 @@ class _DeterministicEvaluator(BaseEvaluator):
     ) -> EvaluationResult:
         return await asyncio.to_thread(self._evaluate, query, response, contexts)
 
+    @abstractmethod
     def _evaluate(
         self, query: Optional[str], response: Optional[Any], contexts: Optional[Sequence[Any]]
     ) -> EvaluationResult:
-        raise NotImplementedError
+        """The verdict of one (query, response, contexts); each evaluator defines it."""
 
 
 class SufficiencyEvaluator(_DeterministicEvaluator):
@@ -458,11 +460,11 @@ def _context_texts(items: Sequence[Any]) -> list[str]:
 
 
 def _without_framing(text: str) -> str:
+    # The banner heads the text and would join its first sentence; the caveat needs nothing here, ClaimCoverage reads
+    # it as a meta sentence.
     body = text.strip()
     if body.startswith(LOW_CONFIDENCE_BANNER):
         body = body[len(LOW_CONFIDENCE_BANNER) :].strip()
-    if body.endswith(CAVEAT):
-        body = body[: -len(CAVEAT)].strip()
     return body
 
 

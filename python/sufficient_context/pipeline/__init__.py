@@ -8,9 +8,17 @@ The CLI, the LangChain and LlamaIndex components and the HTTP gateway are thin d
 
 from __future__ import annotations
 
-from .answerer import GroundedAnswerer, decline_message
+from .answerer import GroundedAnswerer, decline_message, sufficiency_fields
 from .envelope import STATUSES, GroundedAnswer
 from .extractive import extractive_answer
 from .generators import as_generator
 
-__all__ = ["STATUSES", "GroundedAnswer", "GroundedAnswerer", "as_generator", "decline_message", "extractive_answer"]
+__all__ = [
+    "STATUSES",
+    "GroundedAnswer",
+    "GroundedAnswerer",
+    "as_generator",
+    "decline_message",
+    "extractive_answer",
+    "sufficiency_fields",
+]

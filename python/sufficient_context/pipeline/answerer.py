@@ -189,7 +189,7 @@ class GroundedAnswerer:
             generator, kind = as_generator(generate)
         checks: dict[str, Any] = {"retrieval_gate": True, "sufficiency": False, "claims": False, "generator": kind}
 
-        gating, evidence = self._gate(given)
+        gating, evidence = self.retrieval_gate(given)
         if gating["outcome"] == "no_evidence":
             checks["generator"] = "none"
             return self._finish(started, query, given, "no_evidence", NO_EVIDENCE_MESSAGE, gating=gating, checks=checks)
@@ -263,23 +263,13 @@ class GroundedAnswerer:
 
     # -- steps ---------------------------------------------------------------------------------------------------
 
-    def _gate(self, chunks: list[Chunk]) -> tuple[dict[str, Any], list[Chunk]]:
-        """The retrieval gate's decision as a dict, and the chunks that go on (those reaching min_score)."""
-        settings = {"min_score": self.min_score, "min_chunks": self.min_chunks, "weak_score": self.weak_score}
+    def retrieval_gate(self, chunks: Sequence[Chunk]) -> tuple[dict[str, Any], list[Chunk]]:
+        """The first step of :meth:`answer`: the retrieval gate's decision as a dict, and the chunks that go on to the
+        check and the model (those reaching min_score; all of them when gating is disabled)."""
         decision = self.gate.evaluate_retrieval(chunks, self.min_score, self.min_chunks, self.weak_score)
         passing = set(decision.passing_chunks)
-        evidence = [c for c in chunks if str(c.id) in passing] if decision.gating_enabled else chunks
-        gating = {
-            "outcome": decision.outcome,
-            "message": decision.message,
-            "max_score": decision.max_score,
-            "passing_chunks": list(decision.passing_chunks),
-            "reason": decision.reason,
-            "chunk_count": decision.chunk_count,
-            "would_outcome": decision.would_outcome,
-            "gating_enabled": decision.gating_enabled,
-            **settings,
-        }
+        evidence = [c for c in chunks if str(c.id) in passing] if decision.gating_enabled else list(chunks)
+        gating = decision.to_dict()
         return gating, evidence
 
     def _generate(
@@ -329,7 +319,7 @@ class GroundedAnswerer:
             text=text,
             sources=sources,
             evidence_ids=tuple(str(source["id"]) for source in sources),
-            sufficiency=None if sufficiency is None else _sufficiency_dict(sufficiency),
+            sufficiency=None if sufficiency is None else sufficiency_fields(sufficiency),
             gating=gating,
             attribution_coverage=attribution,
             meets_attribution_target=None if attribution is None else attribution >= self.attribution_target,
@@ -367,7 +357,8 @@ def decline_message(result: SufficiencyResult) -> str:
     return DECLINE_TEMPLATE.format(missing=", ".join(aspects) if aspects else "the information the question asks for")
 
 
-def _sufficiency_dict(result: SufficiencyResult) -> dict[str, Any]:
+def sufficiency_fields(result: SufficiencyResult) -> dict[str, Any]:
+    """The envelope's ``sufficiency``: score, level, factors, missing."""
     return {
         "score": result.score,
         "level": result.level.value,

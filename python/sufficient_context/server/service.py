@@ -10,28 +10,18 @@ from typing import Any
 
 from ..checker import Level, SufficiencyResult
 from ..chunks import Chunk, as_chunks
-from ..pipeline import GroundedAnswer, GroundedAnswerer
+from ..pipeline import GroundedAnswer, GroundedAnswerer, sufficiency_fields
 from ..querylog import QueryLog
 from ..stats import EvidenceGatingStats, SufficiencyStats
 from .index import DocsIndex, Retriever, as_retriever
 from .settings import ServerSettings
 from .upstream import UpstreamError, UpstreamGenerator
 
-__all__ = ["ChatOutcome", "Gateway", "review_of", "sufficiency_dict"]
+__all__ = ["ChatOutcome", "Gateway", "review_of"]
 
 REVIEW_REQUIRED = "REVIEW REQUIRED: Insufficient context"
 PROCEED_WITH_CAUTION = "PROCEED WITH CAUTION"
 PROCEED = "PROCEED"
-
-
-def sufficiency_dict(result: SufficiencyResult) -> dict[str, Any]:
-    """The envelope's sufficiency fields for a result computed outside the answerer."""
-    return {
-        "score": result.score,
-        "level": result.level.value,
-        "factors": list(result.confidence_factors),
-        "missing": list(result.missing_aspects),
-    }
 
 
 def review_of(result: SufficiencyResult) -> dict[str, Any]:
@@ -118,15 +108,12 @@ class Gateway:
         return ChatOutcome(envelope, log_id, None, None, retrieve_ms, (time.perf_counter() - started) * 1000.0)
 
     def _sufficiency_before_generation(self, query: str, chunks: Sequence[Chunk]) -> dict[str, Any] | None:
-        """What the answerer had decided when the model failed: the retrieval gate's evidence, checked."""
+        """What the answerer had decided when the model failed: its own gate and check, run again."""
         answerer = self.answerer
         if not answerer.checker.enabled:
             return None
-        decision = answerer.gate.evaluate_retrieval(chunks, answerer.min_score, answerer.min_chunks,
-                                                    answerer.weak_score)  # fmt: skip
-        passing = set(decision.passing_chunks)
-        evidence = [c for c in chunks if str(c.id) in passing] if decision.gating_enabled else list(chunks)
-        return sufficiency_dict(answerer.checker.check_sufficiency(query, evidence))
+        _, evidence = answerer.retrieval_gate(chunks)
+        return sufficiency_fields(answerer.checker.check_sufficiency(query, evidence))
 
     def review(self, question: str, context: Any) -> dict[str, Any]:
         chunks = self.retrieve(question) if context is None else context
