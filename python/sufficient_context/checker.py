@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from ._args import int_in_range
 from ._core import checker as _core
 from ._word_relations import english_word_relations
-from .chunks import Chunk, ChunkLike, as_chunks, check_unique_ids
+from .chunks import Chunk, ChunkLike, as_chunks, plain_ids_and_contents
 from .config import ConfigSource, load_checker_config
 from .embeddings import EmbeddingAdapter, as_embedding_model
 from .term_statistics import TermStatistics
@@ -38,9 +38,6 @@ from .term_statistics import TermStatistics
 __all__ = ["Level", "SufficiencyResult", "SufficientContextChecker", "TermStatistics"]
 
 _DEFAULT_BAND = (0.4, 0.6)
-# Mapping keys that need as_chunks' conversion and validation; anything else in a dict is its content, id, a plain
-# score (checked inline) or an extra key as_chunks ignores too.
-_SLOW_KEYS = frozenset(("summary", "embedding", "timestamp", "temperature", "metadata", "page_content"))
 _NUMBER_TYPES = (int, float, np.integer, np.floating)
 
 Escalation = Callable[[str, list[Chunk]], Any]
@@ -389,6 +386,7 @@ class SufficientContextChecker:
         # Ranges, names and scoring are validated in C++ (ValueError naming the field).
         self._core = _core.Checker(scoring, overrides, sufficient, partial, min_contexts, recency_days,
                                    statistics._core, english_word_relations())  # fmt: skip
+        self._scoring: str = self._core.scoring  # read on every check: a plain attribute, not a C++ property
         self._embedding_model = embedding_model
         self._embedder: EmbeddingAdapter | None = embedder
         self._overrides = dict(overrides)
@@ -427,7 +425,7 @@ class SufficientContextChecker:
 
     @property
     def scoring(self) -> str:
-        return self._core.scoring
+        return self._scoring
 
     @property
     def weights(self) -> dict[str, float]:
@@ -551,18 +549,25 @@ class SufficientContextChecker:
         SufficiencyResult
         """
         start = time.perf_counter()
-        if not isinstance(query, str):
+        if type(query) is not str and not isinstance(query, str):
             raise TypeError(f"query must be a str; got {type(query).__name__}")
-        if not query.strip() and self.scoring == "default":  # reference scoring reproduces the original as it was
+        scoring = self._scoring
+        if scoring == "default" and not query.strip():  # reference scoring reproduces the original as it was
             raise ValueError("query must not be empty or blank: there is nothing to check the context against")
-        min_contexts = None if min_contexts is None else int_in_range(min_contexts, "min_contexts")
-        recency_days = None if recency_days is None else _real(recency_days, "recency_days")
-        now_s = _now_seconds(now)
-        prepared = _Prepared(retrieved_contexts, "retrieved_contexts", self.scoring == "reference")
-        qvec, matrix = self._embeddings(query, prepared, query_embedding, "retrieved_contexts")
+        if min_contexts is not None:
+            min_contexts = int_in_range(min_contexts, "min_contexts")
+        if recency_days is not None:
+            recency_days = _real(recency_days, "recency_days")
+        prepared = _Prepared(retrieved_contexts, "retrieved_contexts", scoring == "reference")
+        # `now` only matters for chunks with timestamps; it is still validated when given.
+        now_s = (0.0 if prepared.timestamps is None else time.time()) if now is None else _now_seconds(now)
+        if self._embedder is None and query_embedding is None:
+            qvec = matrix = None  # lexical relevance (see _embeddings)
+        else:
+            qvec, matrix = self._embeddings(query, prepared, query_embedding, "retrieved_contexts")
         core = self._core.check(query, prepared.contents, prepared.summaries, prepared.timestamps,
                                 prepared.temperatures, qvec, matrix, now_s, min_contexts, recency_days)  # fmt: skip
-        result = SufficiencyResult._from_core(core, self.scoring, (time.perf_counter() - start) * 1e3)
+        result = SufficiencyResult._from_core(core, scoring, (time.perf_counter() - start) * 1e3)
         if self._escalate is not None:
             self._maybe_escalate(result, query, prepared)
         return result
@@ -705,13 +710,19 @@ class SufficientContextChecker:
 class _Prepared:
     """The contents of a check's chunks and their per-chunk arrays, taking fast paths for str and plain dicts."""
 
-    __slots__ = ("_chunks", "_items", "argument", "contents", "embeddings", "summaries", "temperatures", "timestamps")
+    # Class-level defaults: the fast path sets only what it has (this runs on every check).
+    summaries: list[str] | None = None
+    embeddings: list[Any] | None = None
+    timestamps: NDArray[np.float64] | None = None
+    temperatures: NDArray[np.float64] | None = None
+    _chunks: list[Chunk] | None = None
+    contents: list[str]
 
     def __init__(self, objs: Iterable[ChunkLike], argument: str, want_summaries: bool) -> None:
-        if isinstance(objs, (str, bytes, Mapping)):
-            raise TypeError(f"{argument} must be a sequence of chunks, not a single {type(objs).__name__}")
         if type(objs) is list:
             items: list[Any] = objs
+        elif isinstance(objs, (str, bytes, Mapping)):
+            raise TypeError(f"{argument} must be a sequence of chunks, not a single {type(objs).__name__}")
         else:
             try:
                 items = list(objs)
@@ -719,30 +730,9 @@ class _Prepared:
                 raise TypeError(f"{argument} must be a sequence of chunks; got {type(objs).__name__}") from None
         self._items = items
         self.argument = argument
-        self.summaries: list[str] | None = None
-        self.embeddings: list[Any] | None = None
-        self.timestamps: NDArray[np.float64] | None = None
-        self.temperatures: NDArray[np.float64] | None = None
-        self._chunks: list[Chunk] | None = None
-        contents = []
-        ids = []
-        for i, obj in enumerate(items):
-            t = type(obj)
-            if t is str:
-                contents.append(obj)
-                ids.append(f"S{i + 1}")
-                continue
-            if t is dict:
-                content = obj.get("content")
-                if type(content) is str and _SLOW_KEYS.isdisjoint(obj) and _plain_id_and_score(obj):
-                    contents.append(content)
-                    chunk_id = obj.get("id")
-                    ids.append(f"S{i + 1}" if chunk_id is None else str(chunk_id))
-                    continue
-            break
-        else:
-            check_unique_ids(ids, argument)  # the rule as_chunks applies on the slow path
-            self.contents = contents
+        plain = plain_ids_and_contents(items, argument)
+        if plain is not None:
+            self.contents = plain[1]
             return
         chunks = as_chunks(items, argument=argument)  # validates and names the offending index
         self._chunks = chunks
@@ -769,14 +759,6 @@ class _Prepared:
     def chunk_id(self, i: int) -> str:
         chunk_id = self.chunks()[i].id
         return str(chunk_id)
-
-
-def _plain_id_and_score(obj: dict[str, Any]) -> bool:
-    chunk_id = obj.get("id")
-    if chunk_id is not None and type(chunk_id) is not str:
-        return False
-    score = obj.get("score")
-    return score is None or (type(score) in (float, int) and math.isfinite(score))
 
 
 def _query_vector(value: Any) -> NDArray[np.float64]:

@@ -98,6 +98,45 @@ def check_unique_ids(ids: Iterable[object], argument: str = "chunks") -> None:
             raise ValueError(f"{argument}[{i}].id {chunk_id!r} duplicates {argument}[{j}].id: chunk ids must be unique")
 
 
+# Mapping keys that need as_chunks' conversion and validation; anything else in a dict is its content, id, a plain
+# score (checked inline) or an extra key as_chunks ignores too.
+_SLOW_KEYS = frozenset(("summary", "embedding", "timestamp", "temperature", "metadata", "page_content"))
+
+
+def plain_ids_and_contents(items: list[Any], argument: str) -> tuple[list[str] | None, list[str]] | None:
+    """(ids, contents) of chunks that are all str or plain ``{"content", "id"?, "score"?}`` dicts, read without
+    building a `Chunk` each (the hot path of every check); None when some item needs `as_chunks`. Ids are None when
+    every item is a str (S1..Sn, unique by construction). Duplicate ids raise as `as_chunks` would."""
+    for obj in items:
+        if type(obj) is not str:
+            break
+    else:
+        return None, items
+    ids: list[str] = []
+    contents: list[str] = []
+    for i, obj in enumerate(items):
+        if type(obj) is str:
+            contents.append(obj)
+            ids.append(f"S{i + 1}")
+            continue
+        if type(obj) is not dict:
+            return None
+        content = obj.get("content")
+        chunk_id = obj.get("id")
+        score = obj.get("score")
+        if (
+            type(content) is not str
+            or not _SLOW_KEYS.isdisjoint(obj)
+            or (chunk_id is not None and type(chunk_id) is not str)
+            or (score is not None and (type(score) not in (float, int) or not math.isfinite(score)))
+        ):
+            return None
+        contents.append(content)
+        ids.append(f"S{i + 1}" if chunk_id is None else chunk_id)
+    check_unique_ids(ids, argument)  # the rule as_chunks applies on the slow path
+    return ids, contents
+
+
 def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
     if isinstance(obj, tuple):
         # (Document, score) from LangChain's similarity_search_with_score, (node, score) from LlamaIndex: the

@@ -41,7 +41,7 @@ from . import sentences as _sentences
 from ._args import int_in_range, str_tuple, text_of
 from ._core import claims as _core
 from ._word_relations import english_word_relations
-from .chunks import ChunkLike, as_chunks
+from .chunks import ChunkLike, as_chunks, plain_ids_and_contents
 from .config import ConfigSource
 from .term_statistics import TermStatistics
 
@@ -239,6 +239,11 @@ def _word_list(words: Iterable[str] | None, name: str) -> tuple[str, ...] | None
 
 
 def _chunk_lists(chunks: Iterable[ChunkLike], argument: str) -> tuple[list[str], list[str]]:
+    if type(chunks) is list:
+        plain = plain_ids_and_contents(chunks, argument)
+        if plain is not None:
+            ids, contents = plain
+            return ([f"S{i + 1}" for i in range(len(contents))] if ids is None else ids), contents
     converted = as_chunks(chunks, argument=argument)
     return [str(c.id) for c in converted], [c.content for c in converted]
 
@@ -527,9 +532,13 @@ class ClaimCoverage:
 
     def _coverage(self, answer: str, raw: _RawAnswer) -> AnswerCoverage:
         claims, unknown, missing, covered, _claim_count, attribution, supported, grounded = raw
-        return AnswerCoverage(
+        claim_tuple = tuple(claims)
+        # The dataclass's own __init__ sets each field through object.__setattr__ (it is frozen): filling __dict__
+        # at once gives the same object at a fraction of the cost of a tiny check.
+        result = object.__new__(AnswerCoverage)
+        result.__dict__.update(
             answer=answer,
-            claims=tuple(claims),
+            claims=claim_tuple,
             covered_count=covered,
             attribution_coverage=attribution,
             supported_ratio=supported,
@@ -537,7 +546,9 @@ class ClaimCoverage:
             unknown_citations=unknown,
             is_grounded=grounded,
             mode=self._mode,
+            uncovered=tuple([c for c in claim_tuple if not c.is_covered]),
         )
+        return result
 
 
 # ---------------------------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-/// @brief parallel_for over indices on a few std::threads (the batch forms of the checks); worker
-/// errors rethrown by the caller.
+/// @brief parallel_for over indices on the process's worker pool (the batch forms of the checks);
+/// worker errors rethrown by the caller.
 #pragma once
 
 #include <algorithm>
@@ -7,19 +7,20 @@
 #include <cstddef>
 #include <exception>
 #include <mutex>
-#include <thread>
-#include <vector>
+
+#include "common/worker_pool.hpp"
 
 namespace sc {
 
-/// Calls fn(i) for every i in [0, n) on min(threads, n) threads (threads == 0: the hardware
-/// concurrency), the calling thread being one of them. Items are handed out one at a time, so
-/// uneven items balance. Workers never throw: the error of the lowest failing index is kept, the
-/// remaining items are skipped, and it is rethrown here once every thread has joined.
+/// Calls fn(i) for every i in [0, n) on min(threads, n) threads (threads == 0: the usable cores),
+/// the calling thread being one of them and the others from WorkerPool::shared(). Items are handed
+/// out one at a time, so uneven items balance. Workers never throw: the error of the lowest failing
+/// index is kept, the remaining items are skipped, and it is rethrown here once every thread has
+/// joined.
 template <class Fn>
 void parallel_for(std::size_t n, std::size_t threads, Fn&& fn) {
   if (n == 0) return;
-  if (threads == 0) threads = std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  if (threads == 0) threads = usable_cores();
   threads = std::min(threads, n);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -42,15 +43,13 @@ void parallel_for(std::size_t n, std::size_t threads, Fn&& fn) {
       }
     }
   };
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  try {
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  } catch (...) {
-    // A thread could not start: the running ones and this thread do the work.
+  using Work = decltype(work);
+  if (threads == 1) {
+    work();
+  } else {
+    WorkerPool::shared().run(
+        threads - 1, [](void* ctx) { (*static_cast<Work*>(ctx))(); }, &work);
   }
-  work();
-  for (std::thread& t : pool) t.join();
   if (error) std::rethrow_exception(error);
 }
 

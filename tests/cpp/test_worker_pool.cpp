@@ -1,0 +1,136 @@
+/// @brief GoogleTest suites for the worker pool behind parallel_for (src/common/worker_pool.hpp).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/parallel_for.hpp"
+#include "common/worker_pool.hpp"
+
+namespace {
+
+std::set<std::thread::id> threads_used(std::size_t n, std::size_t threads) {
+  std::mutex m;
+  std::set<std::thread::id> ids;
+  sc::parallel_for(n, threads, [&](std::size_t) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // let every helper join
+    const std::lock_guard<std::mutex> lock(m);
+    ids.insert(std::this_thread::get_id());
+  });
+  return ids;
+}
+
+}  // namespace
+
+TEST(ParallelForPool, EveryIndexExactlyOnce) {
+  for (const std::size_t threads : {1U, 2U, 3U, 8U}) {
+    std::vector<std::atomic<int>> seen(1000);
+    sc::parallel_for(seen.size(), threads, [&](std::size_t i) { seen[i].fetch_add(1); });
+    for (const auto& s : seen) EXPECT_EQ(s.load(), 1) << "threads=" << threads;
+  }
+}
+
+TEST(ParallelForPool, ThreadsPersistAcrossCalls) {
+  const auto first = threads_used(64, 3);
+  const std::size_t pool_size = sc::WorkerPool::shared().size();
+  ASSERT_GE(pool_size, 2U);
+  std::set<std::thread::id> all = first;
+  for (int call = 0; call < 5; ++call) {
+    const auto ids = threads_used(64, 3);
+    all.insert(ids.begin(), ids.end());
+  }
+  // Same pool threads every time: no thread is started per call.
+  EXPECT_EQ(sc::WorkerPool::shared().size(), pool_size);
+  EXPECT_LE(all.size(), pool_size + 1);  // the pool's threads and this one
+}
+
+TEST(ParallelForPool, ConcurrentCallersEachGetTheirOwnResults) {
+  std::vector<std::thread> callers;
+  std::vector<long long> sums(6, 0);
+  for (std::size_t c = 0; c < sums.size(); ++c) {
+    callers.emplace_back([&, c] {
+      for (int round = 0; round < 20; ++round) {
+        std::vector<long long> values(500);
+        sc::parallel_for(values.size(), 3,
+                         [&](std::size_t i) { values[i] = static_cast<long long>(i * (c + 1)); });
+        sums[c] = std::accumulate(values.begin(), values.end(), 0LL);
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  for (std::size_t c = 0; c < sums.size(); ++c) {
+    EXPECT_EQ(sums[c], static_cast<long long>(499 * 500 / 2 * (c + 1)));
+  }
+}
+
+TEST(ParallelForPool, LowestFailingIndexIsRethrownAndThePoolStillWorks) {
+  try {
+    sc::parallel_for(200, 3, [](std::size_t i) {
+      if (i == 7 || i == 150) throw std::runtime_error("item " + std::to_string(i));
+    });
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    // Items are handed out in order, so 7 fails first unless 150 failed and stopped the rest first.
+    EXPECT_TRUE(std::string(e.what()) == "item 7" || std::string(e.what()) == "item 150")
+        << e.what();
+  }
+  std::atomic<int> count{0};
+  sc::parallel_for(100, 3, [&](std::size_t) { count.fetch_add(1); });
+  EXPECT_EQ(count.load(), 100);
+}
+
+TEST(ParallelForPool, NestedCallsFinish) {
+  std::atomic<int> count{0};
+  sc::parallel_for(
+      8, 3, [&](std::size_t) { sc::parallel_for(8, 3, [&](std::size_t) { count.fetch_add(1); }); });
+  EXPECT_EQ(count.load(), 64);
+}
+
+TEST(ParallelForPool, AnOwnPoolJoinsItsThreadsWhenDestroyed) {
+  std::atomic<int> calls{0};
+  {
+    sc::WorkerPool pool;
+    struct Ctx {
+      std::atomic<int>* calls;
+    } ctx{&calls};
+    pool.run(
+        2, [](void* c) { static_cast<Ctx*>(c)->calls->fetch_add(1); }, &ctx);
+    EXPECT_GE(calls.load(), 1);  // the caller always runs it; helpers that joined in time too
+    EXPECT_LE(calls.load(), 3);
+    EXPECT_EQ(pool.size(), 2U);
+  }
+}
+
+TEST(ParallelForPool, UsableCoresIsPositive) {
+  const std::size_t cores = sc::usable_cores();
+  EXPECT_GE(cores, 1U);
+  if (std::thread::hardware_concurrency() > 0) {
+    EXPECT_LE(cores, std::thread::hardware_concurrency());
+  }
+}
+
+// Not in the ThreadSanitizer filter (*Batch*:ParallelFor*): TSan does not support threads started
+// in the child of a multi-threaded fork.
+TEST(WorkerPoolFork, AChildStartsAPoolOfItsOwn) {
+  static_cast<void>(threads_used(16, 3));  // the parent's pool exists
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::atomic<int> count{0};
+    sc::parallel_for(100, 3, [&](std::size_t) { count.fetch_add(1); });
+    _exit(count.load() == 100 && sc::WorkerPool::shared().size() >= 1 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
