@@ -586,7 +586,7 @@ class SufficientContextChecker:
         """Score many checks in C++ threads (GIL released); results in input order, equal to one-by-one checks.
 
         With an embedding model, each query's missing embeddings are encoded first (one model call per query),
-        then every check is scored in one parallel core call. `threads` defaults to all cores (at most one per
+        then every check is scored in one parallel core call. `threads` defaults to the usable cores (at most one per
         query).
         """
         start = time.perf_counter()

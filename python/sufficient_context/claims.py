@@ -474,7 +474,7 @@ class ClaimCoverage:
         chunks_per_answer : sequence of chunk sequences
             One chunk list per answer.
         threads : int, optional
-            Worker threads (default: the number of CPUs, at most one per answer).
+            Worker threads (default: the usable cores, at most one per answer), from a persistent pool.
         """
         if isinstance(answers, str) or not isinstance(answers, Sequence):
             raise TypeError(f"answers must be a sequence of str; got {type(answers).__name__}")

@@ -1,0 +1,70 @@
+"""The batch forms on the persistent worker pool: many callers at once, forked children, results unchanged."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+import sufficient_context as sc
+
+QUERIES = [f"When did the river {w} flood the valley?" for w in ("Amstel", "Rhône", "Ganges", "Volga", "Nile")] * 8
+CONTEXTS = [
+    [f"The {w} flooded the valley in {1900 + i}.", "Floods are common in spring."]
+    for i, w in enumerate(["Amstel", "Rhône", "Ganges", "Volga", "Nile"] * 8)
+]
+
+
+def _scores(results: list[sc.SufficiencyResult]) -> list[tuple[float, str]]:
+    return [(r.score, r.level.value) for r in results]
+
+
+def test_batches_from_many_python_threads_equal_one_by_one_checks() -> None:
+    checker = sc.SufficientContextChecker()
+    expected = _scores([checker.check_sufficiency(q, c) for q, c in zip(QUERIES, CONTEXTS)])
+    failures: list[str] = []
+
+    def run(offset: int) -> None:
+        # Each caller rotates the inputs, so a mix-up between concurrent batches would show.
+        qs = QUERIES[offset:] + QUERIES[:offset]
+        cs = CONTEXTS[offset:] + CONTEXTS[:offset]
+        for _ in range(5):
+            got = _scores(checker.check_batch(qs, cs, threads=3))
+            if got != expected[offset:] + expected[:offset]:
+                failures.append(f"caller {offset}")
+
+    callers = [threading.Thread(target=run, args=(k,)) for k in range(6)]
+    for t in callers:
+        t.start()
+    for t in callers:
+        t.join()
+    assert failures == []
+
+
+def test_claim_batches_run_on_the_pool_with_the_same_results() -> None:
+    coverage = sc.ClaimCoverage()
+    answers = [f"The {c[0].split()[1]} flooded the valley [S1]." for c in CONTEXTS]
+    expected = [coverage.check_answer(a, c).supported_ratio for a, c in zip(answers, CONTEXTS)]
+    for threads in (None, 1, 2, 7):
+        got = [r.supported_ratio for r in coverage.check_answers(answers, CONTEXTS, threads=threads)]
+        assert got == expected
+
+
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")  # 3.12+, intended here
+def test_a_forked_child_gets_a_working_pool_of_its_own() -> None:
+    checker = sc.SufficientContextChecker()
+    expected = _scores(checker.check_batch(QUERIES, CONTEXTS, threads=2))  # the parent's pool threads exist now
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the parent's pool threads were not copied; a batch must still finish, same results
+        try:
+            ok = _scores(checker.check_batch(QUERIES, CONTEXTS, threads=2)) == expected
+            os.write(write, b"ok" if ok else b"mismatch")
+        finally:
+            os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as fh:
+        assert fh.read() == b"ok"
+    assert os.WEXITSTATUS(status) == 0
