@@ -11,5 +11,6 @@ void bind_similarity(pybind11::module_& sim);       // cosine kernels
 void bind_gate(pybind11::module_& gate);            // attention and retrieval gates
 void bind_checker(pybind11::module_& checker);      // sufficiency checker, term statistics
 void bind_claims(pybind11::module_& claims);        // claim coverage, query types
+void bind_deliberation(pybind11::module_& delib);   // meta-discussion detector
 
 }  // namespace sc::bindings

@@ -21,4 +21,6 @@ PYBIND11_MODULE(_core, m) {
   sc::bindings::bind_checker(checker);
   auto claims = m.def_submodule("claims", "claim coverage and query types");
   sc::bindings::bind_claims(claims);
+  auto deliberation = m.def_submodule("deliberation", "deliberation meta-discussion detector");
+  sc::bindings::bind_deliberation(deliberation);
 }

@@ -23,6 +23,13 @@ QUESTION = "What is the punishment for cheating under Section 420?"
 OFF_TOPIC = "What is the capital of France?"
 UNANSWERED = "Is cheating under Section 420 bailable?"
 PARTIAL = "What does the Indian Penal Code say about cheating and property?"
+# A deliberation whose early round is mostly meta-discussion: the third contribution opens the choice modal.
+TOPIC = "Should we move the orders database to PostgreSQL this quarter?"
+MEETING = (
+    ("Architect", "Move the orders table first, then switch the reads, then drop the old schema."),
+    ("Analyst", "Without knowing the deadline, it depends on many factors. When is the launch?"),
+    ("Engineer", "I can't assess the risk without more context. Which database do you run today, and how big is it?"),
+)
 
 
 def write_sample_docs(folder: Path) -> None:
@@ -131,6 +138,20 @@ def main() -> None:
             driver.save_screenshot(str(path))
             saved.append(path)
 
+        def deliberate() -> None:
+            """Start a session on the deliberation page and post MEETING until the modal opens."""
+            driver.get(base + "/deliberation")
+            wait.until(ec.element_to_be_clickable((By.ID, "topic"))).send_keys(TOPIC)
+            driver.find_element(By.ID, "start-button").click()
+            wait.until(ec.text_to_be_present_in_element((By.ID, "stream-status"), "Listening"))
+            for expert, text in MEETING:
+                box = driver.find_element(By.ID, "expert")
+                box.clear()
+                box.send_keys(expert)
+                driver.find_element(By.ID, "contribution").send_keys(text + "\n")
+                wait.until(lambda d: d.find_element(By.ID, "contribution").get_attribute("value") == "")
+            wait.until(ec.visibility_of_element_located((By.ID, "choice-dialog")))
+
         def ask(question: str) -> None:
             driver.get(base + "/")
             box = wait.until(ec.element_to_be_clickable((By.ID, "question")))
@@ -162,6 +183,14 @@ def main() -> None:
                 driver.get(base + "/history")
                 wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#history-rows tr")))
                 shot(f"04-history{suffix}.png")
+                deliberate()
+                driver.find_element(By.ID, "modal-context").send_keys("About 2 TB on MySQL 8; launch in March.")
+                shot(f"09-deliberation-modal{suffix}.png")
+                driver.find_element(By.ID, "choice-continue").click()
+                wait.until(ec.invisibility_of_element_located((By.ID, "choice-modal")))
+                driver.find_element(By.CSS_SELECTOR, "#prompt-wrap summary").click()
+                driver.execute_script("window.scrollTo(0, 0)")
+                shot(f"10-deliberation-continued{suffix}.png")
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
             driver.set_window_size(420, 1100)
             ask(QUESTION)
@@ -169,6 +198,8 @@ def main() -> None:
             driver.find_element(By.CSS_SELECTOR, "#claims a.cite").click()
             wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#panel-doc mark")))
             shot("08-narrow-source-panel.png")
+            deliberate()
+            shot("11-narrow-deliberation-modal.png")
         finally:
             driver.quit()
             for server, thread in reversed(servers):

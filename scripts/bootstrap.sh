@@ -11,8 +11,8 @@ JOBS=$(nproc)
 # System packages, installed only when missing.
 need=()
 pkgs=(libeigen3-dev libxsimd-dev libgtest-dev libutf8proc-dev g++ clang-format)
-# The test run also builds the libFuzzer targets with clang.
-if [ "$mode" = test ]; then pkgs+=(clang-14 libclang-rt-14-dev); fi
+# The test run also builds the libFuzzer targets with clang and drives the web console in a real browser.
+if [ "$mode" = test ]; then pkgs+=(clang-14 libclang-rt-14-dev chromium chromium-driver); fi
 for pkg in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done

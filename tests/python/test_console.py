@@ -301,3 +301,158 @@ def test_api_key_prompt_http_error_and_removed_sentences(
     browser.get(locked_server.url + "/history")
     _wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#history-rows tr")))
     assert not browser.find_element(By.ID, "auth-form").is_displayed()
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The deliberation page
+# ---------------------------------------------------------------------------------------------------------------------
+# One answer, then two meta contributions: 2 of 3 early contributions (> 50%) fire the event on the third.
+MEETING = (
+    ("Architect", "Move the orders table first, then switch the reads, then drop the old schema."),
+    ("Analyst", "Without knowing the deadline, it depends on many factors. When is the launch?"),
+    ("Engineer", "I can't assess the risk without more context. Which database do you run today?"),
+)
+
+
+def _post(server: _Server, path: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def _delib_server(browser: WebDriver, root: Path, timeout: float) -> Iterator[_Server]:
+    docs = root / "docs"
+    docs.mkdir()
+    _write_docs(docs)
+    running = _Server(create_app(ServerSettings(docs=docs, data_dir=root / "data", deliberation_timeout=timeout)))
+    yield running
+    browser.get("about:blank")  # closes the page's event stream, so the server can stop at once
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def delib_server(browser: WebDriver, tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Server]:
+    """A deliberation timeout long enough for a person (60 s)."""
+    yield from _delib_server(browser, tmp_path_factory.mktemp("delib"), 60)
+
+
+@pytest.fixture(scope="module")
+def hasty_server(browser: WebDriver, tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Server]:
+    """Continues on its own 3 s after the event."""
+    yield from _delib_server(browser, tmp_path_factory.mktemp("delib-hasty"), 3)
+
+
+def _start_deliberation(driver: WebDriver, base: str, topic: str) -> str:
+    driver.get(base + "/deliberation")
+    _wait(driver).until(ec.element_to_be_clickable((By.ID, "topic"))).send_keys(topic)
+    driver.find_element(By.ID, "start-button").click()
+    _wait(driver).until(ec.visibility_of_element_located((By.ID, "session")))
+    _wait(driver).until(ec.text_to_be_present_in_element((By.ID, "stream-status"), "Listening"))
+    return str(driver.find_element(By.ID, "session-id").text)
+
+
+def _contribute(driver: WebDriver, expert: str, text: str) -> None:
+    box = driver.find_element(By.ID, "expert")
+    box.clear()
+    box.send_keys(expert)
+    driver.find_element(By.ID, "contribution").send_keys(text + "\n")  # Enter posts
+    _wait(driver).until(lambda d: d.find_element(By.ID, "contribution").get_attribute("value") == "")
+
+
+def _modal(driver: WebDriver) -> Any:
+    return _wait(driver).until(ec.visibility_of_element_located((By.ID, "choice-dialog")))
+
+
+def _seconds(countdown: str) -> int:
+    match = re.fullmatch(r"(\d\d):(\d\d)", countdown)
+    assert match, countdown
+    return int(match[1]) * 60 + int(match[2])
+
+
+def test_deliberation_modal_asks_the_experts_questions_with_a_countdown(
+    delib_server: _Server, browser: WebDriver
+) -> None:
+    session_id = _start_deliberation(browser, delib_server.url, "Move the orders DB to <b>PostgreSQL</b>?")
+    assert browser.find_element(By.ID, "session-topic").text == "Move the orders DB to <b>PostgreSQL</b>?"
+    for expert, text in MEETING:
+        _contribute(browser, expert, text)
+    dialog = _modal(browser)
+    assert dialog.get_attribute("role") == "dialog"
+    assert dialog.get_attribute("aria-modal") == "true"
+    assert browser.switch_to.active_element == browser.find_element(By.ID, "modal-context")  # focus moved in
+    assert browser.execute_script("return document.querySelector('main').inert") is True  # the page behind is out
+    questions = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#modal-questions li")]
+    assert questions == ["When is the launch?", "Which database do you run today?"]
+    assert [b.text for b in dialog.find_elements(By.CSS_SELECTOR, "[data-choice]")] == [
+        "Provide more context", "Continue with best effort", "End the discussion"
+    ]  # fmt: skip
+    first = _seconds(browser.find_element(By.ID, "modal-countdown").text)
+    assert 55 <= first <= 60
+    time.sleep(1.3)
+    assert _seconds(browser.find_element(By.ID, "modal-countdown").text) < first  # it counts down
+
+    # Escape does not dismiss it; provide_more without context is refused in place
+    browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+    assert dialog.is_displayed()
+    assert browser.find_element(By.ID, "modal-escape").is_displayed()
+    browser.find_element(By.ID, "choice-provide_more").click()
+    assert _wait(browser).until(ec.visibility_of_element_located((By.ID, "modal-error"))).text
+    assert dialog.is_displayed()
+
+    # the experts' contributions are listed by round, each marked as meta-discussion
+    contributions = browser.find_elements(By.CSS_SELECTOR, "#round-1 li.contribution")
+    assert [c.find_element(By.CLASS_NAME, "contribution-expert").text for c in contributions] == [e for e, _ in MEETING]
+    assert ["meta-discussion" in c.text for c in contributions] == [False, True, True]
+
+    # a choice closes the dialog and the page says what happened
+    browser.find_element(By.ID, "modal-context").send_keys("Team of 4, budget 40k, launch in March.")
+    browser.find_element(By.ID, "choice-provide_more").click()
+    _wait(browser).until(ec.invisibility_of_element_located((By.ID, "choice-modal")))
+    assert browser.find_element(By.ID, "choice-result-title").text == "More context provided"
+    assert browser.execute_script("return document.querySelector('main').inert") is False
+    assert browser.switch_to.active_element == browser.find_element(By.ID, "contribution")  # focus given back
+    _wait(browser).until(ec.text_to_be_present_in_element((By.ID, "events"), "Choice: More context provided"))
+    _wait(browser).until(ec.text_to_be_present_in_element((By.ID, "state-choice"), "More context provided"))
+    assert delib_server.get(f"/v1/deliberations/{session_id}")["state"]["user_context_choice"] == "provide_more"
+
+
+def test_deliberation_end_choice_closes_the_session(delib_server: _Server, browser: WebDriver) -> None:
+    session_id = _start_deliberation(browser, delib_server.url, "")
+    for expert, text in MEETING:
+        _post(
+            delib_server, f"/v1/deliberations/{session_id}/contributions", {"round": 1, "expert": expert, "text": text}
+        )
+    _modal(browser)  # contributions from another client reach the page through the stream too
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#round-1 li.contribution")) == 3
+    browser.find_element(By.ID, "choice-end").click()
+    _wait(browser).until(ec.invisibility_of_element_located((By.ID, "choice-modal")))
+    _wait(browser).until(ec.text_to_be_present_in_element((By.ID, "session-badge"), "Ended"))
+    assert browser.find_element(By.ID, "choice-result-title").text == "Discussion ended"
+    assert not browser.find_element(By.ID, "post-button").is_enabled()
+    assert delib_server.get(f"/v1/deliberations/{session_id}")["ended"] is True
+
+
+def test_deliberation_countdown_reaching_zero_continues_automatically(
+    hasty_server: _Server, browser: WebDriver
+) -> None:
+    view = _post(hasty_server, "/v1/deliberations", {"question": "Which queue should we use?"})
+    browser.get(f"{hasty_server.url}/deliberation?id={view['id']}")  # a session started elsewhere, watched here
+    _wait(browser).until(ec.text_to_be_present_in_element((By.ID, "stream-status"), "Listening"))
+    assert browser.find_element(By.ID, "session-topic").text == "Which queue should we use?"
+    for expert, text in MEETING:
+        _post(
+            hasty_server, f"/v1/deliberations/{view['id']}/contributions", {"round": 1, "expert": expert, "text": text}
+        )
+    _modal(browser)
+    assert _seconds(browser.find_element(By.ID, "modal-countdown").text) <= 3
+    _wait(browser, 8).until(ec.invisibility_of_element_located((By.ID, "choice-modal")))
+    assert browser.find_element(By.ID, "modal-countdown").get_attribute("textContent") == "00:00"
+    assert browser.find_element(By.ID, "choice-result-title").text == "Continued automatically"
+    _wait(browser).until(
+        ec.text_to_be_present_in_element((By.ID, "events"), "Continued automatically after the timeout")
+    )
+    assert browser.find_element(By.ID, "prompt-text").get_attribute("textContent")
+    state = hasty_server.get(f"/v1/deliberations/{view['id']}")
+    assert state["pending"] is False
+    assert state["state"]["user_context_choice"] == "continue"

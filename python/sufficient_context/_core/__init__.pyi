@@ -5,6 +5,7 @@ The stubs live in a stub-only folder beside the extension; at run time the exten
 
 from . import checker as checker
 from . import claims as claims
+from . import deliberation as deliberation
 from . import gate as gate
 from . import sentences as sentences
 from . import similarity as similarity

@@ -21,6 +21,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from .routes_api import error_response, router
+from .routes_deliberation import ACTIONS
+from .routes_deliberation import router as deliberation_router
 from .service import Gateway
 from .settings import ServerSettings
 from .validation import BadRequest
@@ -28,10 +30,10 @@ from .validation import BadRequest
 __all__ = ["STATIC_DIR", "create_app"]
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-_OPEN_PATHS = ("/healthz", "/", "/history")
+_OPEN_PATHS = ("/healthz", "/", "/history", "/deliberation")
 _PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8"
-_ROUTES = ("/v1/chat/completions", "/v1/review", "/v1/feedback", "/v1/history", "/metrics", "/healthz", "/",
-           "/history")  # fmt: skip
+_ROUTES = ("/v1/chat/completions", "/v1/review", "/v1/feedback", "/v1/history", "/v1/deliberations", "/metrics",
+           "/healthz", "/", "/history", "/deliberation")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,11 @@ def _route_label(path: str) -> str:
         return "/v1/sources/{chunk_id}"
     if path.startswith("/static/"):
         return "/static"
+    if path.startswith("/v1/deliberations/"):  # one label per route, not per session id
+        parts = path.split("/")[4:]
+        if not parts:
+            return "/v1/deliberations/{id}"
+        return "/v1/deliberations/{id}/" + parts[0] if len(parts) == 1 and parts[0] in ACTIONS else "other"
     return path if path in _ROUTES else "other"
 
 
@@ -172,6 +179,7 @@ def create_app(settings: ServerSettings, retriever: Any = None) -> FastAPI:
                               param=param)  # fmt: skip
 
     app.include_router(router)
+    app.include_router(deliberation_router)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
@@ -188,6 +196,10 @@ def create_app(settings: ServerSettings, retriever: Any = None) -> FastAPI:
     @app.get("/history", include_in_schema=False)
     async def history_page() -> Response:
         return _page("history.html")
+
+    @app.get("/deliberation", include_in_schema=False)
+    async def deliberation_page() -> Response:
+        return _page("deliberation.html")
 
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

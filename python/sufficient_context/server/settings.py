@@ -16,6 +16,8 @@
       max_request_bytes: 1048576
       top_k: 5
       reindex_interval_s: 1.0     # the docs folder is compared with the index at most this often
+      deliberation_timeout: 120   # seconds a context_insufficient event waits for the user before continuing
+      deliberation_max_sessions: 100   # live deliberation sessions at once (more: HTTP 429)
 
 The pipeline sections of the same file (``sufficient_context``, ``claims``, ``retrieval``, ``answering``) configure
 the answerer (:meth:`GroundedAnswerer.from_config`).
@@ -36,6 +38,7 @@ API_KEY_VARIABLE = "SC_API_KEY"
 DATA_DIR_NAME = ".sufficient-context"
 _SERVER_KEYS = (
     "host", "port", "docs", "data_dir", "api_key", "upstream", "max_request_bytes", "top_k", "reindex_interval_s",
+    "deliberation_timeout", "deliberation_max_sessions",
 )  # fmt: skip
 _UPSTREAM_KEYS = ("url", "model", "api_key_env", "timeout_s")
 
@@ -77,6 +80,8 @@ class ServerSettings:
     max_request_bytes: int = 1024 * 1024
     top_k: int = 5
     reindex_interval_s: float = 1.0
+    deliberation_timeout: float = 120.0
+    deliberation_max_sessions: int = 100
     pipeline: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -93,6 +98,8 @@ class ServerSettings:
             raise ValueError(f"server.reindex_interval_s must be a number; got {self.reindex_interval_s!r}")
         if not math.isfinite(self.reindex_interval_s) or self.reindex_interval_s < 0:
             raise ValueError(f"server.reindex_interval_s must be >= 0; got {self.reindex_interval_s!r}")
+        _positive(self.deliberation_timeout, "server.deliberation_timeout")
+        _int(self.deliberation_max_sessions, "server.deliberation_max_sessions", 1, 100_000)
         if self.api_key is not None and (not isinstance(self.api_key, str) or not self.api_key):
             raise ValueError("server.api_key must be a non-empty string")
         if not isinstance(self.upstream, UpstreamSettings):
