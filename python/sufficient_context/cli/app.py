@@ -165,6 +165,14 @@ def answer(
     "--embedding-model", default=None, help="sentence-transformers model name or local path (extra [embeddings])."
 )
 @click.option("--workers", "-w", type=click.IntRange(1, 1024), default=None, help="C++ threads (default: all cores).")
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="ray: a Ray Data stage (extra [ray]); DATASET may then be JSONL or Parquet, --workers is threads per actor.",
+)
+@click.option("--address", default=None, help="Ray cluster to join (auto: this machine's); none: a local Ray.")
 @config_option
 @json_option
 @verbose_option
@@ -173,6 +181,8 @@ def eval_(
     out: Path | None,
     embedding_model: str | None,
     workers: int | None,
+    engine: str,
+    address: str | None,
     config: Path | None,
     json_out: bool,
     verbose: bool,
@@ -185,6 +195,11 @@ def eval_(
 
     from ..evaluation import evaluate_file
 
+    if engine == "ray":
+        _eval_on_ray(dataset, out, embedding_model, workers, address, config, json_out, verbose)
+        return
+    if address is not None:
+        raise InputError("--address needs --engine ray")
     if not dataset.is_file():
         raise InputError(f"DATASET: {os.fspath(dataset)!r} is not a file")
     model = None if embedding_model is None else _sentence_transformer(embedding_model)
@@ -220,6 +235,46 @@ def eval_(
         render.print_json(document)
         return
     render.evaluation(document, None if out is None else os.fspath(out))
+    if verbose:
+        render.print_json(document)
+
+
+def _eval_on_ray(
+    dataset: Path,
+    out: Path | None,
+    embedding_model: str | None,
+    workers: int | None,
+    address: str | None,
+    config: Path | None,
+    json_out: bool,
+    verbose: bool,
+) -> None:
+    """``eval --engine ray``: the stage, writers and summary live in ``sufficient_context.scale``."""
+    if embedding_model is not None:
+        raise InputError("--embedding-model is not supported with --engine ray (each actor would load the model)")
+    if not dataset.exists():
+        raise InputError(f"DATASET: {os.fspath(dataset)!r} does not exist")
+    from ..scale import run
+    from ..scale._deps import ray_module
+
+    try:
+        ray_module()
+    except ImportError as exc:
+        raise InputError(f"--engine ray: {exc}") from None
+    try:
+        summary = run(dataset, out, config=config, address=address, threads=workers or 1)
+    except ImportError as exc:  # the report's plots need the [report] extra; results and summary still come
+        if out is None:
+            raise
+        click.echo(f"sufficient-context: no report.html: {exc}", err=True)
+        summary = run(dataset, out, config=config, address=address, threads=workers or 1, report=False)
+    document = summary.to_dict()
+    if json_out:
+        render.print_json(document)
+        return
+    render.evaluation(document, None)
+    if out is not None:
+        click.echo(f"wrote {os.fspath(out)}/results/ (Parquet), summary.json and report.html")
     if verbose:
         render.print_json(document)
 

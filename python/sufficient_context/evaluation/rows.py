@@ -84,6 +84,20 @@ def parse_row(line: int, data: Any) -> Row:
 Source = Union[str, "os.PathLike[str]", BinaryIO]
 
 
+def parse_line(number: int, raw: bytes) -> Row | RowError:
+    """One non-blank line's row, or the RowError saying why it is bad (also what the Ray stage calls per line)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return RowError(number, f"not UTF-8: {exc.reason} at byte {exc.start}")
+    except json.JSONDecodeError as exc:
+        return RowError(number, f"not valid JSON: {exc.msg} at column {exc.colno}")
+    try:
+        return parse_row(number, data)
+    except RowError as exc:
+        return exc
+
+
 def read_rows(source: Source) -> Iterator[Row | RowError]:
     """Every line's row, or the RowError saying why it is bad (blank lines are skipped)."""
     handle: BinaryIO
@@ -94,20 +108,8 @@ def read_rows(source: Source) -> Iterator[Row | RowError]:
         handle, owned = source, False
     try:
         for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            try:
-                data = json.loads(raw.decode("utf-8"))
-            except UnicodeDecodeError as exc:
-                yield RowError(number, f"not UTF-8: {exc.reason} at byte {exc.start}")
-                continue
-            except json.JSONDecodeError as exc:
-                yield RowError(number, f"not valid JSON: {exc.msg} at column {exc.colno}")
-                continue
-            try:
-                yield parse_row(number, data)
-            except RowError as exc:
-                yield exc
+            if raw.strip():
+                yield parse_line(number, raw)
     finally:
         if owned:
             handle.close()

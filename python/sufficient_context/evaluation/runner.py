@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
-from ..checker import SufficientContextChecker
+from ..checker import SufficiencyResult, SufficientContextChecker
 from ..claims import ClaimCoverage
 from ..sentences import citation_ids
 from .rows import Row, RowError, Source, read_rows
@@ -69,6 +70,71 @@ def _batches(items: Iterable[Row | RowError], size: int) -> Iterator[list[Row | 
         yield batch
 
 
+def score_batch(
+    batch: list[Row | RowError],
+    *,
+    checker: SufficientContextChecker | None,
+    coverage: ClaimCoverage | None,
+    threads: int,
+) -> tuple[list[tuple[Row, dict[str, Any]]], list[tuple[int, str]]]:
+    """Score one batch: each good row with its result record (input order), and the bad rows as (line, message)
+    in line order. The one scoring path of every engine (this runner, the Ray stage of ``sufficient_context.scale``),
+    so their results are identical. A check given as None is not run (its key is left out of the record)."""
+    good = [r for r in batch if isinstance(r, Row)]
+    bad = [(r.line, r.message) for r in batch if isinstance(r, RowError)]
+    results: list[SufficiencyResult | None]
+    claims: list[dict[str, Any]]
+    try:
+        results = [None] * len(good)
+        if checker is not None:
+            results[:] = checker.check_batch([r.query for r in good], [r.chunks for r in good], threads=threads)
+        claims = [{}] * len(good) if coverage is None else _claims_of(coverage, good, threads)
+    except (TypeError, ValueError):
+        # One bad row fails a whole batch call; score the batch row by row to find it and keep the rest.
+        results, claims, kept = [], [], []
+        for row in good:
+            try:
+                results.append(None if checker is None else checker.check_sufficiency(row.query, row.chunks))
+                claims.extend([{}] if coverage is None else _claims_of(coverage, [row], 1))
+                kept.append(row)
+            except (TypeError, ValueError) as exc:
+                bad.append((row.line, str(exc)))
+        good = kept
+    scored: list[tuple[Row, dict[str, Any]]] = []
+    for row, result, claim in zip(good, results, claims):
+        record: dict[str, Any] = {"line": row.line, "id": row.id, "kind": row.kind, "label": row.label}
+        if result is not None:
+            record["sufficiency"] = {
+                "score": result.score,
+                "level": result.level.value,
+                "missing_terms": result.missing_terms,
+                "missing_aspects": result.missing_aspects,
+            }
+        if claim:
+            record["claims"] = claim
+        scored.append((row, record))
+    return scored, sorted(bad)
+
+
+def tally(summary: Summary, record: dict[str, Any], check: str) -> None:
+    """Add one row's record to `summary`; `check` is the check its label grades (``Row.check``)."""
+    summary.rows += 1
+    suff = record.get("sufficiency")
+    if suff is not None:
+        level = suff["level"]
+        label = record["label"] if check == "sufficiency" else None
+        summary.sufficiency.add(suff["score"], level, level == "sufficient", label, record["kind"])
+    claim = record.get("claims")
+    if claim is not None:
+        claims_label = record["label"] if check == "claims" else None
+        outcome = "grounded" if claim["grounded"] else "not_grounded"
+        summary.claims.add(claim["score"], outcome, claim["grounded"], claims_label, record["kind"])
+        summary.claims.supported_sum += Fraction(claim["supported_ratio"])
+        if claim["attribution_coverage"] is not None:
+            summary.claims.attribution_sum += Fraction(claim["attribution_coverage"])
+            summary.claims.attribution_rows += 1
+
+
 def evaluate_rows(
     rows: Iterable[Row | RowError],
     *,
@@ -83,58 +149,23 @@ def evaluate_rows(
     checker = checker or SufficientContextChecker()
     coverage = coverage or ClaimCoverage()
     threads = threads or os.cpu_count() or 1
-    sufficient, partial = checker.thresholds
-    summary = Summary({"sufficient": sufficient, "partial": partial, "min_overlap": coverage.min_overlap})
+    summary = Summary(thresholds_of(checker, coverage))
     for batch in _batches(rows, BATCH):
-        good = [r for r in batch if isinstance(r, Row)]
-        for bad in batch:
-            if isinstance(bad, RowError):
-                summary.bad(bad.line, bad.message)
-        try:
-            results = checker.check_batch([r.query for r in good], [r.chunks for r in good], threads=threads)
-            claims = _claims_of(coverage, good, threads)
-        except (TypeError, ValueError):
-            # One bad row fails a whole batch call; score the batch row by row to find it and keep the rest.
-            results, claims, kept = [], [], []
-            for row in good:
-                try:
-                    results.append(checker.check_sufficiency(row.query, row.chunks))
-                    claims.extend(_claims_of(coverage, [row], 1))
-                    kept.append(row)
-                except (TypeError, ValueError) as exc:
-                    summary.bad(row.line, str(exc))
-            good = kept
-        for row, result, claim in zip(good, results, claims):
-            summary.rows += 1
-            level = result.level.value
-            label = row.label if row.check == "sufficiency" else None
-            summary.sufficiency.add(result.score, level, level == "sufficient", label, row.kind)
-            record: dict[str, Any] = {
-                "line": row.line,
-                "id": row.id,
-                "kind": row.kind,
-                "label": row.label,
-                "sufficiency": {
-                    "score": result.score,
-                    "level": level,
-                    "missing_terms": result.missing_terms,
-                    "missing_aspects": result.missing_aspects,
-                },
-            }
-            if claim:
-                claims_label = row.label if row.check == "claims" else None
-                outcome = "grounded" if claim["grounded"] else "not_grounded"
-                summary.claims.add(claim["score"], outcome, claim["grounded"], claims_label, row.kind)
-                summary.claims.supported_sum += claim["supported_ratio"]
-                if claim["attribution_coverage"] is not None:
-                    summary.claims.attribution_sum += claim["attribution_coverage"]
-                    summary.claims.attribution_rows += 1
-                record["claims"] = claim
+        scored, bad = score_batch(batch, checker=checker, coverage=coverage, threads=threads)
+        for line, message in bad:
+            summary.bad(line, message)
+        for row, record in scored:
+            tally(summary, record, row.check)
             if on_row is not None:
                 on_row(record)
         if on_batch is not None:
             on_batch(len(batch))
     return summary
+
+
+def thresholds_of(checker: SufficientContextChecker, coverage: ClaimCoverage) -> dict[str, float]:
+    sufficient, partial = checker.thresholds
+    return {"sufficient": sufficient, "partial": partial, "min_overlap": coverage.min_overlap}
 
 
 def evaluate_file(

@@ -5,6 +5,7 @@ for labelled rows, AUROC, the confusion matrix at the shipped thresholds and a t
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 from .metrics import Confusion, ScoreHistogram, auroc, sweep
@@ -41,16 +42,20 @@ class CheckStats:
         self.scores = ScoreHistogram()
         self.outcomes: Counter[str] = Counter()
         self.by_kind: dict[str, KindStats] = {}
-        self.attribution_sum = 0.0
+        # Exact sums: the same total in any order of rows and merges (local runner, Ray workers).
+        self.attribution_sum = Fraction(0)
         self.attribution_rows = 0
-        self.supported_sum = 0.0
+        self.supported_sum = Fraction(0)
 
     def add(self, score: float, outcome: str, predicted: bool, label: bool | None, kind: str | None) -> None:
         self.scores.add(score)
         self.outcomes[outcome] += 1
         self.all.add(score, predicted, label)
         if kind is not None:
-            self.by_kind.setdefault(kind, KindStats()).add(score, predicted, label)
+            stats = self.by_kind.get(kind)
+            if stats is None:  # not setdefault: a KindStats per row costs more than the rest of the row
+                stats = self.by_kind[kind] = KindStats()
+            stats.add(score, predicted, label)
 
     def merge(self, other: CheckStats) -> None:
         self.all.merge(other.all)
@@ -86,10 +91,10 @@ class CheckStats:
         }
         if claims:
             out["attribution_coverage_mean"] = (
-                self.attribution_sum / self.attribution_rows if self.attribution_rows else None
+                float(self.attribution_sum / self.attribution_rows) if self.attribution_rows else None
             )
             out["rows_with_citations"] = self.attribution_rows
-            out["supported_ratio_mean"] = self.supported_sum / self.all.rows if self.all.rows else None
+            out["supported_ratio_mean"] = float(self.supported_sum / self.all.rows) if self.all.rows else None
         if labelled:
             out["auroc"] = auroc(self.all.positives, self.all.negatives)
             out["confusion"] = self.all.confusion.to_dict()

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._args import finite_or_none
+from .export import PAGE, Contents, export_parquet
 from .inputs import chunk_refs, clean_text, decision_facts, str_list
 from .writer import file_lock, is_busy, spill, with_retries
 
@@ -456,6 +457,18 @@ class QueryLog:
             "slowest": [dict(zip(("id", "question", "latency_ms", "decision"), row)) for row in slow],
             "weakest": [dict(zip(("id", "question", "score", "decision"), row)) for row in weak],
         }
+
+    def export(self, path: str | os.PathLike[str], contents: Contents | None = None, *, page: int = PAGE) -> int:
+        """Write the rows, oldest first, to the Parquet file `path` (needs pyarrow, extra ``[ray]``) and return
+        how many. Columns: ``id``, ``timestamp``, ``query``, ``contexts`` (``[{id, content, score}]``),
+        ``answer``, ``decision``, ``logged_score``, ``logged_attribution_coverage``, ``removed_sentences``,
+        ``latency_ms``, ``feedback_correct``, ``feedback_note``, ``feedback_at``: the rows of an evaluation, so
+        ``sufficient_context.scale.evaluate`` takes the file as it is.
+
+        The log keeps only chunk ids and scores: `contents` (a mapping or a function chunk id -> text, e.g. the
+        document store the gateway retrieved from) supplies each chunk's text; a chunk it does not know has a null
+        content, and the evaluation reports its row as bad. `page` rows are read and written at a time."""
+        return export_parquet(self, path, contents, page)
 
     # -- lifetime ------------------------------------------------------------------------------------------------
 
