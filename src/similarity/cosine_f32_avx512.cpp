@@ -27,6 +27,17 @@ constexpr std::size_t kStep = 4 * kLanes;  // four accumulators per sum hide the
 constexpr std::size_t kBlock = 1024;
 static_assert(kBlock % kStep == 0, "blocks must hold whole unrolled steps");
 
+// Rows are streamed from memory: asking for each line 8 KiB ahead measured faster than the hardware
+// prefetcher alone, as on the AVX2 path (see cosine_f32_avx2.cpp). Past a row's end it fetches the
+// next rows; past the matrix a prefetch is only a hint and never faults.
+constexpr std::uintptr_t kPrefetchBytes = 8192;
+
+void prefetch_ahead(const float* p) {
+  // Integer arithmetic: the address may lie past the row block, where a pointer may not point.
+  __builtin_prefetch(
+      reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + kPrefetchBytes));
+}
+
 // Horizontal sum. Full-mask "maskz" forms compile to the plain instructions; the unmasked
 // intrinsics (and _mm512_reduce_add_ps) start from _mm*_undefined_*, on which GCC 12 reports
 // maybe-uninitialized (GCC bug 105593), and warnings are errors here.
@@ -71,6 +82,7 @@ Sums accumulate(const float* q, const float* r, std::size_t d) {
     carry_dot = zero;
     carry_norm = zero;
     for (; i + kStep <= end; i += kStep) {
+      for (std::size_t line = 0; line < kStep; line += kLanes) prefetch_ahead(r + i + line);
       const __m512 r0 = _mm512_loadu_ps(r + i);
       const __m512 r1 = _mm512_loadu_ps(r + i + kLanes);
       const __m512 r2 = _mm512_loadu_ps(r + i + 2 * kLanes);

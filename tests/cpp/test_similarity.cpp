@@ -49,6 +49,12 @@ double reference_cosine(const float* a, const float* b, std::size_t d) {
   return dot / (std::sqrt(aa) * std::sqrt(bb));
 }
 
+double reference_norm(const float* v, std::size_t d) {
+  double rr = 0.0;
+  for (std::size_t i = 0; i < d; ++i) rr += static_cast<double>(v[i]) * v[i];
+  return std::sqrt(rr);
+}
+
 std::vector<float> random_floats(std::size_t count, unsigned seed, float mean = 0.0F) {
   std::mt19937 gen(seed);
   std::normal_distribution<float> dist(mean, 1.0F);
@@ -398,6 +404,74 @@ TEST(CosineNorms, CachedNormsGiveTheSameCosines) {
             << label(p, d) << " row " << i;
       }
       EXPECT_EQ(got[7], 0.0F);
+    }
+  }
+}
+
+// ---- Row starts and lengths around the unrolled step ----
+
+// A row may start anywhere in a cache line (AVX2 reads it from there, AVX-512 peels a masked head)
+// and end anywhere in an unrolled step (32 floats on AVX2, 64 on AVX-512). With an odd d the 17
+// rows of a block start at every float offset modulo 64 bytes; the block itself is shifted by a
+// few floats too. All three kernel forms are checked.
+TEST(CosineKernels, EveryRowStartAndLengthAroundTheUnrolledStep) {
+  constexpr std::size_t kRows = 17;
+  std::vector<std::size_t> dims;
+  for (std::size_t d = 1; d <= 67; ++d) dims.push_back(d);
+  for (const std::size_t d : {95, 96, 97, 127, 128, 129, 383, 384, 385, 1023, 1024, 1025, 1087}) {
+    dims.push_back(d);
+  }
+  for (const std::size_t d : dims) {
+    for (const std::size_t shift : {0, 1, 3, 4, 15}) {
+      const auto seed = static_cast<unsigned>(d * 31 + shift);
+      const auto qbuf = random_floats(d + shift, 60 + seed);
+      const auto rbuf = random_floats(kRows * d + shift, 70 + seed, 0.2F);
+      const float* q = qbuf.data() + shift;
+      const float* rows = rbuf.data() + shift;
+      for (const SimdPath p : supported_paths()) {
+        const auto got = run_many(p, q, rows, kRows, d);
+        std::vector<float> norms(kRows);
+        std::vector<float> cached(kRows);
+        sim::row_norms_on(p, rows, kRows, d, norms.data());
+        sim::cosine_many_with_norms_on(p, q, rows, norms.data(), kRows, d, cached.data());
+        for (std::size_t i = 0; i < kRows; ++i) {
+          const float* row = rows + i * d;
+          const double want = reference_cosine(q, row, d);
+          const double norm = reference_norm(row, d);
+          EXPECT_NEAR(got[i], want, kKernelTolerance) << label(p, d) << " shift " << shift;
+          EXPECT_NEAR(cached[i], want, kKernelTolerance) << label(p, d) << " shift " << shift;
+          EXPECT_NEAR(norms[i], norm, 3e-6 * norm) << label(p, d) << " shift " << shift;
+        }
+      }
+    }
+  }
+}
+
+TEST(CosineEdges, NonFiniteAnywhereInTheRowGivesNaNInEveryForm) {
+  // Head of the first vector, the unrolled body, the single-vector loop and the scalar tail.
+  for (const std::size_t d : {7, 8, 9, 31, 32, 33, 40, 63, 64, 65, 71, 1025}) {
+    for (const std::size_t pos : {std::size_t{0}, d / 2, std::min<std::size_t>(d - 1, 32), d - 1}) {
+      for (const float bad : {kNaN, kInf, -kInf}) {
+        const auto q = random_floats(d, 500 + static_cast<unsigned>(d));
+        auto rows = random_floats(3 * d, 600 + static_cast<unsigned>(d));
+        rows[d + pos] = bad;
+        for (const SimdPath p : supported_paths()) {
+          const auto got = run_many(p, q.data(), rows.data(), 3, d);
+          std::vector<float> norms(3);
+          std::vector<float> cached(3);
+          sim::row_norms_on(p, rows.data(), 3, d, norms.data());
+          sim::cosine_many_with_norms_on(p, q.data(), rows.data(), norms.data(), 3, d,
+                                         cached.data());
+          const std::string where = label(p, d) + " pos " + std::to_string(pos);
+          EXPECT_TRUE(std::isnan(got[1])) << where;
+          EXPECT_TRUE(std::isnan(norms[1])) << where;
+          EXPECT_TRUE(std::isnan(cached[1])) << where;
+          for (const std::size_t i : {std::size_t{0}, std::size_t{2}}) {
+            EXPECT_TRUE(std::isfinite(got[i])) << where;
+            EXPECT_TRUE(std::isfinite(cached[i])) << where;
+          }
+        }
+      }
     }
   }
 }

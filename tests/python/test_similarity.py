@@ -129,6 +129,58 @@ def test_each_kernel_matches_numpy(path: str, d: int, pinned: None) -> None:
     )
 
 
+@pytest.mark.parametrize("path", SUPPORTED)
+def test_every_length_to_67_and_every_row_start_on_each_kernel(path: str, pinned: None) -> None:
+    # Lengths around the unrolled steps (8, 16, 32, 64 floats) and their scalar or masked tails. With an odd d the
+    # 17 rows start at every float offset of a cache line; the shifted copy starts one float past NumPy's alignment.
+    rng = np.random.default_rng(21)
+    core._set_simd_path(path)
+    for d in range(1, 68):
+        matrix = rng.normal(0.1, 1.0, size=(17, d)).astype(np.float32)
+        query = rng.normal(0.1, 1.0, size=d).astype(np.float32)
+        want = reference(query, matrix)
+        shifted = np.empty(17 * d + 1, dtype=np.float32)[1:].reshape(17, d)
+        shifted[...] = matrix
+        for m in (matrix, shifted):
+            np.testing.assert_allclose(sim.cosine_many(query, m), want, rtol=0, atol=1e-5, err_msg=f"d={d}")
+            np.testing.assert_allclose(sim.cosine_matrix(m[:2], m)[1], reference(matrix[1], matrix), atol=1e-5)
+        bad = matrix.copy()
+        bad[5, d - 1] = np.nan  # in the tail, wherever the tail starts
+        with pytest.raises(ValueError, match=exactly(f"matrix[5, {d - 1}] is nan: inputs must be finite")):
+            sim.cosine_many(query, bad)
+
+
+LENGTHS_SCRIPT = """
+import numpy as np
+from sufficient_context import similarity as sim
+rng = np.random.default_rng(8)
+print(sim.simd_path())
+for d in range(1, 68):
+    m = rng.normal(size=(9, d)).astype(np.float32)
+    print(",".join(repr(float(x)) for x in sim.cosine_many(m[0], m)))
+"""
+
+
+def test_environment_variable_pins_each_path_for_lengths_to_67() -> None:
+    rng = np.random.default_rng(8)
+    matrices = [rng.normal(size=(9, d)).astype(np.float32) for d in range(1, 68)]
+    for path in SUPPORTED:
+        proc = subprocess.run(
+            [sys.executable, "-c", LENGTHS_SCRIPT],
+            env=dict(os.environ, SC_SIMD=path),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        name, *lines = proc.stdout.split()
+        assert name == path
+        assert len(lines) == len(matrices)
+        for m, line in zip(matrices, lines):
+            got = [float(v) for v in line.split(",")]
+            np.testing.assert_allclose(got, reference(m[0], m), rtol=0, atol=1e-5, err_msg=f"{path} d={m.shape[1]}")
+
+
 def test_unsupported_or_unknown_path_is_rejected(pinned: None) -> None:
     with pytest.raises(ValueError, match="unknown SIMD path 'sse4': expected serial, avx2 or avx512"):
         core._set_simd_path("sse4")
