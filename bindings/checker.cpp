@@ -179,6 +179,11 @@ void sc::bindings::bind_checker(py::module_& m) {
   py::class_<ck::TermStatistics, std::shared_ptr<ck::TermStatistics>>(
       m, "TermStatistics", "Zipf frequency by term (stem); immutable.")
       .def(py::init<>())
+      .def_static(
+          "english",
+          []() {
+            return std::const_pointer_cast<ck::TermStatistics>(ck::TermStatistics::english());
+          })
       .def_static("from_tsv", &ck::TermStatistics::from_tsv, py::arg("tsv"),
                   py::call_guard<py::gil_scoped_release>())
       .def_static("from_pairs", &ck::TermStatistics::from_pairs, py::arg("pairs"))
@@ -198,6 +203,9 @@ void sc::bindings::bind_checker(py::module_& m) {
   py::class_<ck::WordRelations, std::shared_ptr<ck::WordRelations>>(
       m, "WordRelations", "Related words and antonyms by term (stem); immutable.")
       .def(py::init<>())
+      .def_static(
+          "english",
+          []() { return std::const_pointer_cast<ck::WordRelations>(ck::WordRelations::english()); })
       .def_static("from_tsv", &ck::WordRelations::from_tsv, py::arg("tsv"),
                   py::call_guard<py::gil_scoped_release>())
       .def(

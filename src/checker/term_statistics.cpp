@@ -79,15 +79,21 @@ TermStatistics TermStatistics::from_texts(const std::vector<std::string_view>& t
   return stats;
 }
 
-std::optional<double> TermStatistics::zipf(std::string_view term) const noexcept {
-  const auto id = terms_.find(term);
-  if (!id) return std::nullopt;
-  return zipf_[*id];
+const std::shared_ptr<const TermStatistics>& TermStatistics::english() {
+  static const std::shared_ptr<const TermStatistics> table =
+      std::make_shared<const TermStatistics>(Compiled{}, english_frequencies());
+  return table;
 }
 
 std::vector<std::pair<std::string, double>> TermStatistics::items() const {
   std::vector<std::pair<std::string, double>> out;
-  out.reserve(zipf_.size());
+  out.reserve(size());
+  if (static_ != nullptr) {
+    for (std::uint32_t id = 0; id < static_->stems.count; ++id) {
+      out.emplace_back(std::string(static_->stems.at(id)), static_->zipf[id]);
+    }
+    return out;
+  }
   for (std::uint32_t id = 0; id < zipf_.size(); ++id) {
     out.emplace_back(std::string(terms_.terms()[id]), zipf_[id]);
   }

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "checker/english_tables.hpp"
 #include "text/interner.hpp"
 
 namespace sc::checker {
@@ -16,9 +18,12 @@ namespace sc::checker {
 /// (Porter2 stems of case-folded words). Rare terms weigh more in default coverage. Immutable once
 /// built: one object serves every checker, claim coverage and thread of a process.
 class TermStatistics {
+  struct Compiled {};  // a pass key: only english() builds a table over compiled-in arrays
+
  public:
   /// No statistics: every term is unknown (zipf 1.0, the rarest weight).
   TermStatistics() = default;
+  TermStatistics(Compiled /*key*/, const EnglishFrequencies& table) noexcept : static_(&table) {}
 
   /// Parses `stem<TAB>zipf` lines (the format of data/english_freq.tsv). Blank lines and lines
   /// starting with '#' are skipped; a repeated stem keeps its last value. Throws
@@ -36,10 +41,26 @@ class TermStatistics {
   /// checker weighs them as unknown terms anyway).
   static TermStatistics from_texts(const std::vector<std::string_view>& texts);
 
-  /// The zipf of `term`, if known. Never allocates.
-  std::optional<double> zipf(std::string_view term) const noexcept;
+  /// The packaged English table (data/english_freq.tsv), compiled in at build time from that
+  /// file by the same parser as from_tsv: equal to from_tsv(<the file>), built in no time and
+  /// shared by the whole process.
+  static const std::shared_ptr<const TermStatistics>& english();
 
-  std::size_t size() const noexcept { return zipf_.size(); }
+  /// The zipf of `term`, if known. Never allocates.
+  std::optional<double> zipf(std::string_view term) const noexcept {
+    if (static_ != nullptr) {
+      const auto id = static_->stems.find(term);
+      if (!id) return std::nullopt;
+      return static_->zipf[*id];
+    }
+    const auto id = terms_.find(term);
+    if (!id) return std::nullopt;
+    return zipf_[*id];
+  }
+
+  std::size_t size() const noexcept {
+    return static_ != nullptr ? static_->stems.count : zipf_.size();
+  }
 
   /// Every (term, zipf) in insertion order.
   std::vector<std::pair<std::string, double>> items() const;
@@ -47,6 +68,7 @@ class TermStatistics {
  private:
   void set(std::string_view term, double zipf);
 
+  const EnglishFrequencies* static_ = nullptr;  // the compiled-in table; else the two below
   text::TermInterner terms_;
   std::vector<double> zipf_;  // by term id
 };

@@ -46,11 +46,42 @@ bool is_negation(std::string_view folded) noexcept {
   return folded.size() >= kNt.size() && folded.substr(folded.size() - kNt.size()) == kNt;
 }
 
+const SeedWord* Vocabulary::find_seed(std::string_view spelling,
+                                      std::uint64_t hash) const noexcept {
+  if (seed_->slot_count == 0) return nullptr;
+  const auto tag = static_cast<std::uint32_t>(hash >> 32);
+  const std::size_t mask = seed_->slot_count - 1;
+  for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    const std::uint64_t entry = seed_->slots[slot];
+    if (entry == 0) return nullptr;
+    if (static_cast<std::uint32_t>(entry >> 32) != tag) continue;
+    const SeedWord& w = seed_->words[static_cast<std::uint32_t>(entry) - 1];
+    if (same_bytes(std::string_view(seed_->bytes + w.spelling, w.spelling_length), spelling)) {
+      return &w;
+    }
+  }
+}
+
 const WordInfo& Vocabulary::insert(const text::Token& token, std::uint64_t hash) {
-  WordInfo info = analyze(token);
-  const std::uint32_t raw_id = raw_.intern(token.text);
-  info.id = static_cast<std::uint32_t>(entries_.size());
-  entries_.push_back(Entry{raw_.term(raw_id), info});
+  const auto index = static_cast<std::uint32_t>(entries_.size());
+  WordInfo info;
+  if (const SeedWord* w = find_seed(token.text, hash)) {
+    // The seed's analysis, its strings copied next to this memo's others: every later hit reads
+    // them, and the memo's arenas are small and hot where the seed's bytes are spread out.
+    info.term = w->term;
+    info.prefix = w->prefix;
+    info.term_length = w->term_length;
+    info.id = static_cast<std::uint32_t>(w - seed_->words);
+    info.kind = static_cast<text::TokenKind>(w->flags & 3u);
+    info.negation = (w->flags & 4u) != 0;
+    info.folded =
+        folded_.term(folded_.intern(std::string_view(seed_->bytes + w->folded, w->folded_length)));
+  } else {
+    info = analyze(token);
+    info.id = seed_->word_count + static_cast<std::uint32_t>(analysed_++);
+  }
+  const std::string_view spelling = raw_.term(raw_.intern(token.text));
+  entries_.push_back(Entry{spelling, info});
   hashes_.push_back(hash);
   if (entries_.size() * 2 > slots_.size()) {
     rehash(slots_.empty() ? 1024 : slots_.size() * 2);
@@ -58,7 +89,7 @@ const WordInfo& Vocabulary::insert(const text::Token& token, std::uint64_t hash)
     const std::size_t mask = slots_.size() - 1;
     std::size_t slot = hash & mask;
     while (slots_[slot].index != 0) slot = (slot + 1) & mask;
-    slots_[slot] = Slot{static_cast<std::uint32_t>(hash >> 32), info.id + 1};
+    slots_[slot] = Slot{static_cast<std::uint32_t>(hash >> 32), index + 1};
   }
   return entries_.back().info;
 }
@@ -93,16 +124,19 @@ WordInfo Vocabulary::analyze(const text::Token& token) {
     }
     term = stem_buffer_;
   }
-  info.term = terms_.intern(term);
+  info.term = intern_term(term);
   const Prefix prefix = measure(term, kPrefixLength);
   info.term_length = static_cast<std::uint32_t>(prefix.code_points);
   if (prefix.code_points >= kPrefixLength) {
-    info.prefix = prefixes_.intern(term.substr(0, prefix.bytes));
+    const std::string_view head = term.substr(0, prefix.bytes);
+    const auto seeded = seed_->prefixes.find(head);
+    info.prefix = seeded ? *seeded : seed_->prefixes.count + prefixes_.intern(head);
   }
   return info;
 }
 
 void Vocabulary::clear() noexcept {
+  analysed_ = 0;
   slots_.clear();
   hashes_.clear();
   entries_.clear();

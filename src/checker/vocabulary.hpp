@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/english_tables.hpp"
 #include "text/interner.hpp"
 #include "text/tokenizer.hpp"
 
@@ -31,8 +32,17 @@ struct WordInfo {
 
 /// Analyzes each distinct token once: case folding, English stop words, Porter2 stems for words,
 /// commas dropped from numbers, identifiers as folded. Later lookups of the same token bytes cost
-/// one hash probe. Terms and prefixes get dense ids, so term sets become integer sets. Not
-/// thread-safe: each thread uses its own (see thread_vocabulary()).
+/// one hash probe. Terms and prefixes get dense ids, so term sets become integer sets.
+///
+/// Two layers: the seed (common English, analysed at build time from the packaged frequency table,
+/// static and shared read-only by every vocabulary: english_seed_vocabulary()) and this object's
+/// memo. A lookup reads the memo first (small and hot: one probe for a word seen before); a word
+/// new to the memo is then looked up in the seed, and only a word the seed lacks is analysed
+/// (folded, stemmed, its term and prefix interned) here. A seed word still gets a memo entry with
+/// its spelling and folded form copied: a probe into the large, cold seed table costs several cache
+/// misses, a memo hit about one. The seed's terms and prefixes hold ids 0..n-1; the memo numbers
+/// only terms the seed lacks, from n on, so one term has one id across both layers. Not
+/// thread-safe: each thread uses its own (see VocabularyLease); the seed needs no lock.
 class Vocabulary {
   // A spelling and its analysis side by side: a hit reads one entry.
   struct Entry {
@@ -41,6 +51,11 @@ class Vocabulary {
   };
 
  public:
+  /// With the compiled-in English seed (empty unless built with SC_ENGLISH_SEED=ON: it measured
+  /// no faster in fresh processes, benchmarks/README.md), or another one (kNoSeed: none).
+  Vocabulary() : Vocabulary(english_seed_vocabulary()) {}
+  explicit Vocabulary(const SeedVocabulary& seed) noexcept : seed_(&seed) {}
+
   /// The analysis of `token` (a token of the text engine's tokenizer). The reference stays
   /// valid until the next lookup() or clear().
   const WordInfo& lookup(const text::Token& token) {
@@ -60,20 +75,38 @@ class Vocabulary {
     return insert(token, hash);
   }
 
-  /// The id of `term` among the terms, adding it when new.
-  std::uint32_t intern_term(std::string_view term) { return terms_.intern(term); }
-  std::string_view term(std::uint32_t id) const { return terms_.terms()[id]; }
-  /// The id of `term` if some token has produced it; kNoTerm otherwise. Never inserts.
-  std::uint32_t find_term(std::string_view term) const noexcept {
-    const auto id = terms_.find(term);
-    return id ? *id : kNoTerm;
+  /// The id of `term` among the terms (the seed's first), adding it when new.
+  std::uint32_t intern_term(std::string_view term) {
+    if (const auto id = seed_->terms.find(term)) return *id;
+    return seed_->terms.count + terms_.intern(term);
   }
-  std::size_t term_count() const noexcept { return terms_.size(); }
-  std::size_t prefix_count() const noexcept { return prefixes_.size(); }
-  /// Distinct token spellings analyzed so far.
+  std::string_view term(std::uint32_t id) const {
+    return id < seed_->terms.count ? seed_->terms.at(id) : terms_.terms()[id - seed_->terms.count];
+  }
+  /// The 5-code-point prefix of an id from WordInfo::prefix.
+  std::string_view prefix(std::uint32_t id) const {
+    return id < seed_->prefixes.count ? seed_->prefixes.at(id)
+                                      : prefixes_.terms()[id - seed_->prefixes.count];
+  }
+  /// The id of `term` if the seed holds it or some token has produced it; kNoTerm otherwise.
+  /// Never inserts.
+  std::uint32_t find_term(std::string_view term) const noexcept {
+    if (const auto id = seed_->terms.find(term)) return *id;
+    const auto id = terms_.find(term);
+    return id ? seed_->terms.count + *id : kNoTerm;
+  }
+  /// Term and prefix ids are below these (the seed's and this memo's together).
+  std::size_t term_count() const noexcept { return seed_->terms.count + terms_.size(); }
+  std::size_t prefix_count() const noexcept { return seed_->prefixes.count + prefixes_.size(); }
+  /// Distinct token spellings in this memo (seed words looked up included).
   std::size_t size() const noexcept { return entries_.size(); }
+  /// Of those, the spellings the seed lacked, analysed here.
+  std::size_t analysed() const noexcept { return analysed_; }
+  /// The seed this vocabulary reads first.
+  const SeedVocabulary& seed() const noexcept { return *seed_; }
 
-  /// Heap bytes held (capacity, not size: what the process keeps).
+  /// Heap bytes held (capacity, not size: what the process keeps). The seed is static data,
+  /// mapped from the library and shared by all threads: it is not counted.
   std::size_t memory_bytes() const noexcept {
     return slots_.capacity() * sizeof(Slot) + hashes_.capacity() * sizeof(std::uint64_t) +
            entries_.capacity() * sizeof(Entry) + raw_.memory_bytes() + folded_.memory_bytes() +
@@ -81,7 +114,7 @@ class Vocabulary {
            heap_bytes(stem_buffer_);
   }
 
-  /// Forgets everything (ids handed out become invalid).
+  /// Forgets this memo (its ids become invalid; the seed's stay).
   void clear() noexcept;
 
   /// A 64-bit hash of a byte string (multiply-xorshift over 8-byte words).
@@ -133,10 +166,14 @@ class Vocabulary {
     return true;
   }
 
+  // The seed word spelled `spelling`, or null.
+  const SeedWord* find_seed(std::string_view spelling, std::uint64_t hash) const noexcept;
   const WordInfo& insert(const text::Token& token, std::uint64_t hash);
   WordInfo analyze(const text::Token& token);
   void rehash(std::size_t slot_count);
 
+  const SeedVocabulary* seed_;
+  std::size_t analysed_ = 0;
   std::vector<Slot> slots_;
   std::vector<std::uint64_t> hashes_;  // by spelling index (for rehashing)
   std::vector<Entry> entries_;         // by spelling index
@@ -148,11 +185,16 @@ class Vocabulary {
   std::string stem_buffer_;
 };
 
+/// A seed without words: a vocabulary analyses everything itself (the build-time generator's,
+/// and tests comparing both layers).
+inline constexpr SeedVocabulary kNoSeed{};
+
 /// Whether a folded word is a negation cue.
 bool is_negation(std::string_view folded) noexcept;
 
 /// The vocabularies are caches: every thread that checks keeps one between checks. Together they
-/// share one byte budget (cache_budget(); 256 MiB unless set). A check that ends with the total
+/// share one byte budget (cache_budget(); 256 MiB unless set). The shared seed is not part of it:
+/// it is read-only data of the library, never counted nor emptied. A check that ends with the total
 /// over budget empties the vocabularies of threads that are not checking, then its own; a single
 /// vocabulary is also emptied past kMaxSpellings. Emptying only costs speed (the next check
 /// analyzes its words again), never a different result.

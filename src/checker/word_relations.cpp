@@ -41,7 +41,19 @@ WordRelations WordRelations::from_tsv(std::string_view tsv) {
   return relations;
 }
 
+const std::shared_ptr<const WordRelations>& WordRelations::english() {
+  static const std::shared_ptr<const WordRelations> table =
+      std::make_shared<const WordRelations>(Compiled{}, english_relations());
+  return table;
+}
+
 WordRelations::Links WordRelations::links(std::string_view term, bool antonyms) const noexcept {
+  if (static_ != nullptr) {
+    const auto key = static_->keys.find(term);
+    if (!key) return {};
+    const std::uint32_t* bounds = static_->bounds + 2 * std::size_t{*key} + (antonyms ? 1 : 0);
+    return {static_->links + bounds[0], static_->links + bounds[1]};
+  }
   const auto key = keys_.find(term);
   if (!key) return {};
   const std::vector<std::uint32_t>& ids =

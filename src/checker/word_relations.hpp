@@ -3,9 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
+#include "checker/english_tables.hpp"
 #include "text/interner.hpp"
 
 namespace sc::checker {
@@ -15,6 +17,8 @@ namespace sc::checker {
 /// (a contradiction when the evidence holds one and never the query's term). Immutable once
 /// built: one object serves every checker and thread of a process.
 class WordRelations {
+  struct Compiled {};  // a pass key: only english() builds relations over compiled-in arrays
+
  public:
   /// The terms a lookup returns: ids into words().
   struct Links {
@@ -28,6 +32,7 @@ class WordRelations {
 
   /// No relations.
   WordRelations() = default;
+  WordRelations(Compiled /*key*/, const EnglishRelations& table) noexcept : static_(&table) {}
 
   /// Parses `stem<TAB>related<TAB>antonyms` lines, the lists space-separated and either may be
   /// empty. Blank lines and lines starting with '#' are skipped; a repeated stem adds to its lists.
@@ -35,14 +40,31 @@ class WordRelations {
   /// its stem is empty.
   static WordRelations from_tsv(std::string_view tsv);
 
+  /// The packaged English relations (data/english_relations.tsv), compiled in at build time from
+  /// that file by the same parser as from_tsv: equal to from_tsv(<the file>), built in no time
+  /// and shared by the whole process.
+  static const std::shared_ptr<const WordRelations>& english();
+
   Links related(std::string_view term) const noexcept { return links(term, false); }
   Links antonyms(std::string_view term) const noexcept { return links(term, true); }
 
   /// The term of an id from related() or antonyms().
-  std::string_view word(std::uint32_t id) const { return words_.term(id); }
+  std::string_view word(std::uint32_t id) const {
+    return static_ != nullptr ? static_->words.at(id) : words_.term(id);
+  }
+  /// How many distinct terms the lists name (ids 0..word_count()-1).
+  std::size_t word_count() const noexcept {
+    return static_ != nullptr ? static_->words.count : words_.size();
+  }
 
   /// Stems with at least one relation.
-  std::size_t size() const noexcept { return entries_.size(); }
+  std::size_t size() const noexcept {
+    return static_ != nullptr ? static_->keys.count : entries_.size();
+  }
+  /// The stem of index `i` < size(), in first-seen order.
+  std::string_view key(std::uint32_t i) const {
+    return static_ != nullptr ? static_->keys.at(i) : keys_.term(i);
+  }
 
  private:
   struct Entry {
@@ -51,8 +73,9 @@ class WordRelations {
   };
   Links links(std::string_view term, bool antonyms) const noexcept;
 
-  text::TermInterner keys_;   // stems with relations; id -> entries_
-  text::TermInterner words_;  // every stem named in a list
+  const EnglishRelations* static_ = nullptr;  // the compiled-in table; else the three below
+  text::TermInterner keys_;                   // stems with relations; id -> entries_
+  text::TermInterner words_;                  // every stem named in a list
   std::vector<Entry> entries_;
 };
 

@@ -1,82 +1,165 @@
 #include "claims/answer_coverage.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 
 #include "claims/claim_analysis.hpp"
 #include "claims/claim_support.hpp"
+#include "claims/key_table.hpp"
 #include "common/parallel_for.hpp"
 #include "common/quoted.hpp"
 #include "text/citations.hpp"
-#include "text/interner.hpp"
 
 namespace sc::claims {
 namespace {
 
 std::string fixed2(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", value);
-  return buffer;
+  // "%.2f": std::to_chars rounds as printf does in the "C" locale, without its overhead.
+  char buffer[64];
+  const auto [end, ec] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 2);
+  if (ec != std::errc()) {
+    std::snprintf(buffer, sizeof buffer, "%.2f", value);
+    return buffer;
+  }
+  return std::string(buffer, end);
 }
 
-/// Chunk id -> input index; two chunks with one id are an error (a citation could not say which).
-class ChunkIndex {
- public:
-  explicit ChunkIndex(const std::vector<ChunkInput>& chunks) {
-    ids_.reserve(chunks.size());
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-      const std::size_t before = ids_.size();
-      const std::uint32_t id = ids_.intern(chunks[i].id);
-      if (ids_.size() == before) {
-        throw std::invalid_argument("chunks[" + std::to_string(i) + "].id " + quoted(chunks[i].id) +
-                                    " duplicates chunks[" + std::to_string(id) +
-                                    "].id: citations need unique ids");
-      }
-    }
-  }
-  std::optional<std::size_t> find(std::string_view id) const noexcept {
-    if (const auto found = ids_.find(id)) return *found;
-    return std::nullopt;
-  }
-
- private:
-  text::TermInterner ids_;
+/// One sentence before its decision: where it is, what it cites, its analysis.
+struct Pending {
+  text::Span span;
+  std::string_view text;
+  std::vector<std::string_view> citations;  // distinct, first-seen
+  std::vector<std::size_t> evidence;        // known cited chunks, or every chunk
+  std::vector<std::string_view> unknown;    // cited ids naming no chunk
+  bool cited = false;                       // has citation markers
+  ClaimProfile profile;
 };
 
-/// The state of one check: its chunks, analyzed on first use, and the scoring scratch.
+/// What a check allocates, kept per thread between checks (see Lease): the analyzer, the chunk
+/// id table, chunk profiles, sentences and scoring scratch, all cleared before reuse.
+struct Workspace {
+  explicit Workspace(const ClaimConfig& config) : analyzer(config) {}
+
+  ClaimAnalyzer analyzer;
+  KeyTable ids;                        // chunk id -> input index
+  std::vector<ChunkProfile> profiles;  // by chunk index; the first chunks.size() are in use
+  std::vector<std::uint8_t> ready;     // profiles[i] analyzed in this check
+  std::vector<Pending> pending;        // by sentence
+  SupportScratch scratch;
+
+  std::size_t memory_bytes() const noexcept {
+    std::size_t bytes = analyzer.memory_bytes() + ids.memory_bytes() + ready.capacity() +
+                        scratch.events.capacity() * sizeof(std::uint64_t) +
+                        scratch.flags.capacity() + profiles.capacity() * sizeof(ChunkProfile) +
+                        pending.capacity() * sizeof(Pending);
+    for (const ChunkProfile& p : profiles) {
+      bytes += (p.present.capacity() * 2 + p.negations.capacity()) * sizeof(std::uint64_t) +
+               (p.keys.capacity() + p.begin.capacity() + p.positions.capacity() +
+                p.unit_begin.capacity() + p.key_units.capacity()) *
+                   sizeof(std::uint32_t);
+    }
+    for (const Pending& p : pending) {
+      bytes += (p.citations.capacity() + p.unknown.capacity() + p.profile.surfaces.capacity()) *
+                   sizeof(std::string_view) +
+               (p.evidence.capacity() + p.profile.weights.capacity()) * sizeof(double) +
+               (p.profile.items.capacity() + p.profile.related.capacity() +
+                p.profile.antonyms.capacity() + p.profile.related_begin.capacity() +
+                p.profile.antonym_begin.capacity() + p.profile.meta_rest.capacity()) *
+                   sizeof(std::uint32_t) +
+               p.profile.kinds.capacity() + p.profile.names.capacity();
+    }
+    return bytes;
+  }
+};
+
+/// This thread's Workspace for one check, reset for `config`. A thread keeps one workspace
+/// between checks (warm buffers and word memo, no allocation for small checks) unless a check
+/// grew it past kKeepBytes; a nested lease (none today) would get a fresh one. Each thread has its
+/// own: check_answers' threads share nothing but the (immutable) config.
+class Lease {
+ public:
+  explicit Lease(const ClaimConfig& config) : workspace_(std::move(slot())) {
+    if (!workspace_) workspace_ = std::make_unique<Workspace>(config);
+    workspace_->analyzer.reset(config);
+    workspace_->ids.clear();
+  }
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+  ~Lease() {
+    if (!slot() && workspace_->memory_bytes() <= kKeepBytes) slot() = std::move(workspace_);
+  }
+  Workspace& operator*() const noexcept { return *workspace_; }
+
+ private:
+  static constexpr std::size_t kKeepBytes = std::size_t{8} << 20;
+  static std::unique_ptr<Workspace>& slot() {
+    thread_local std::unique_ptr<Workspace> workspace;
+    return workspace;
+  }
+  std::unique_ptr<Workspace> workspace_;
+};
+
+/// Fills `ids` (cleared) with chunk id -> input index; two chunks with one id are an error (a
+/// citation could not say which).
+void index_chunks(const std::vector<ChunkInput>& chunks, KeyTable& ids) {
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const std::size_t before = ids.size();
+    const std::uint32_t id = ids.intern_view(chunks[i].id);
+    if (ids.size() == before) {
+      throw std::invalid_argument("chunks[" + std::to_string(i) + "].id " + quoted(chunks[i].id) +
+                                  " duplicates chunks[" + std::to_string(id) +
+                                  "].id: citations need unique ids");
+    }
+  }
+}
+
+/// The state of one check: its chunks, analyzed on first use, and the scoring scratch (all in
+/// the thread's workspace).
 class Check {
  public:
-  Check(const ClaimConfig& config, const std::vector<ChunkInput>& chunks)
-      : config_(config),
-        chunks_(chunks),
-        index_(chunks),
-        analyzer_(config),
-        profiles_(chunks.size()) {}
+  Check(const ClaimConfig& config, const std::vector<ChunkInput>& chunks, Workspace& workspace)
+      : config_(config), chunks_(chunks), workspace_(workspace) {
+    index_chunks(chunks, workspace.ids);
+    if (workspace.profiles.size() < chunks.size()) workspace.profiles.resize(chunks.size());
+    workspace.ready.assign(chunks.size(), 0);
+  }
 
   const ClaimConfig& config() const noexcept { return config_; }
   const std::vector<ChunkInput>& chunks() const noexcept { return chunks_; }
-  const ChunkIndex& index() const noexcept { return index_; }
-  ClaimAnalyzer& analyzer() noexcept { return analyzer_; }
+  std::optional<std::size_t> find(std::string_view id) const noexcept {
+    if (const auto found = workspace_.ids.find(id)) return *found;
+    return std::nullopt;
+  }
+  ClaimAnalyzer& analyzer() noexcept { return workspace_.analyzer; }
 
   /// The chunk's profile; call only once every claim is analyzed.
   const ChunkProfile& chunk(std::size_t i) {
-    if (!profiles_[i]) profiles_[i] = analyzer_.chunk(chunks_[i].text);
-    return *profiles_[i];
+    ChunkProfile& profile = workspace_.profiles[i];
+    if (!workspace_.ready[i]) {
+      workspace_.analyzer.chunk(chunks_[i].text, profile);
+      workspace_.ready[i] = 1;
+    }
+    return profile;
   }
 
   double score(const ClaimProfile& claim, std::size_t chunk_index) {
-    return support_score(config_.mode(), claim, chunk(chunk_index), scratch_);
+    return support_score(config_.mode(), claim, chunk(chunk_index), workspace_.scratch);
   }
 
   bool supports(const ClaimProfile& claim, std::size_t chunk_index, double threshold) {
-    return supports_at_least(config_.mode(), claim, chunk(chunk_index), threshold, scratch_);
+    return supports_at_least(config_.mode(), claim, chunk(chunk_index), threshold,
+                             workspace_.scratch);
   }
 
   Support support(const ClaimProfile& claim, std::size_t chunk_index) {
     if (config_.mode() == Mode::Default) {
-      return default_support(claim, chunk(chunk_index), scratch_);
+      return default_support(claim, chunk(chunk_index), workspace_.scratch);
     }
     Support s;
     s.score = s.overlap = s.coverage = reference_overlap(claim, chunk(chunk_index));
@@ -98,30 +181,19 @@ class Check {
  private:
   const ClaimConfig& config_;
   const std::vector<ChunkInput>& chunks_;
-  ChunkIndex index_;
-  ClaimAnalyzer analyzer_;
-  std::vector<std::optional<ChunkProfile>> profiles_;
-  SupportScratch scratch_;
+  Workspace& workspace_;
 };
 
-/// One sentence before its decision: where it is, what it cites, its analysis.
-struct Pending {
-  text::Span span;
-  std::string_view text;
-  std::vector<std::string_view> citations;  // distinct, first-seen
-  std::vector<std::size_t> evidence;        // known cited chunks, or every chunk
-  std::vector<std::string_view> unknown;    // cited ids naming no chunk
-  bool cited = false;                       // has citation markers
-  ClaimProfile profile;
-};
-
-Pending prepare(Check& check, std::string_view text, text::Span span, bool all_if_uncited) {
-  Pending p;
+void prepare(Check& check, std::string_view text, text::Span span, bool all_if_uncited,
+             Pending& p) {
   p.span = span;
   p.text = text;
+  p.citations.clear();
+  p.evidence.clear();
+  p.unknown.clear();
   for (const std::string_view id : text::citation_ids(text)) {
     p.citations.push_back(id);
-    if (const auto i = check.index().find(id)) {
+    if (const auto i = check.find(id)) {
       p.evidence.push_back(*i);
     } else {
       p.unknown.push_back(id);
@@ -131,8 +203,7 @@ Pending prepare(Check& check, std::string_view text, text::Span span, bool all_i
   if (!p.cited && all_if_uncited) {
     for (std::size_t i = 0; i < check.chunks().size(); ++i) p.evidence.push_back(i);
   }
-  p.profile = check.analyzer().claim(text, citation_runs_of(text));
-  return p;
+  check.analyzer().claim(text, citation_runs_of(text), p.profile);
 }
 
 std::string join_ids(Check& check, const std::vector<std::size_t>& chunks) {
@@ -322,8 +393,12 @@ ClaimResult decide(Check& check, Pending& p) {
 
 ClaimResult check_claim(const ClaimConfig& config, std::string_view claim,
                         const std::vector<ChunkInput>& chunks) {
-  Check check(config, chunks);
-  Pending p = prepare(check, claim, {0, claim.size()}, /*all_if_uncited=*/true);
+  const Lease lease(config);
+  Workspace& workspace = *lease;
+  Check check(config, chunks, workspace);
+  if (workspace.pending.empty()) workspace.pending.emplace_back();
+  Pending& p = workspace.pending[0];
+  prepare(check, claim, {0, claim.size()}, /*all_if_uncited=*/true, p);
   return decide(check, p);
 }
 
@@ -335,17 +410,22 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
     throw std::length_error("answer has " + std::to_string(spans.size()) +
                             " sentences, more than max_sentences=" + std::to_string(limit));
   }
-  Check check(config, chunks);
-  std::vector<Pending> sentences;
-  sentences.reserve(spans.size());
-  for (const text::Span& span : spans) {
-    sentences.push_back(prepare(check, answer.substr(span.begin, span.end - span.begin), span,
-                                /*all_if_uncited=*/false));
+  const Lease lease(config);
+  Workspace& workspace = *lease;
+  Check check(config, chunks, workspace);
+  if (workspace.pending.size() < spans.size()) workspace.pending.resize(spans.size());
+  for (std::size_t s = 0; s < spans.size(); ++s) {
+    const text::Span& span = spans[s];
+    prepare(check, answer.substr(span.begin, span.end - span.begin), span,
+            /*all_if_uncited=*/false, workspace.pending[s]);
   }
+  const auto sentences = [&](std::size_t s) -> Pending& { return workspace.pending[s]; };
 
   AnswerResult out;
+  out.claims.reserve(spans.size());
   std::vector<bool> cited(chunks.size(), false);
-  for (Pending& p : sentences) {
+  for (std::size_t s = 0; s < spans.size(); ++s) {
+    Pending& p = sentences(s);
     for (const std::size_t i : p.evidence) cited[i] = true;
     for (const std::string_view id : p.unknown) {
       if (std::find(out.unknown_citations.begin(), out.unknown_citations.end(), id) ==
@@ -360,23 +440,23 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
   const double min_overlap = config.min_overlap();
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     if (cited[i]) continue;
-    for (std::size_t s = 0; s < sentences.size(); ++s) {
+    for (std::size_t s = 0; s < spans.size(); ++s) {
       const ClaimResult& r = out.claims[s];
       if (r.is_meta || !r.has_content) continue;
-      if (check.supports(sentences[s].profile, i, min_overlap)) {
+      if (check.supports(sentences(s).profile, i, min_overlap)) {
         out.missing_citations.push_back(i);
         break;
       }
     }
   }
   // Uncited claims: say which chunk would support them.
-  for (std::size_t s = 0; s < sentences.size(); ++s) {
+  for (std::size_t s = 0; s < spans.size(); ++s) {
     ClaimResult& r = out.claims[s];
-    if (sentences[s].cited || r.is_meta || !r.has_content) continue;
+    if (sentences(s).cited || r.is_meta || !r.has_content) continue;
     double best = -1.0;
     std::size_t best_chunk = 0;
     for (std::size_t i = 0; i < chunks.size(); ++i) {
-      const double score = check.score(sentences[s].profile, i);
+      const double score = check.score(sentences(s).profile, i);
       if (score > best) {
         best = score;
         best_chunk = i;
@@ -394,7 +474,7 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
     ++out.claim_count;
     if (r.is_covered) ++out.covered_count;
     bool known = false;
-    for (const std::string_view id : r.citations) known = known || check.index().find(id);
+    for (const std::string_view id : r.citations) known = known || check.find(id);
     if (known) ++attributed;
   }
   if (out.claim_count > 0) {
@@ -431,13 +511,18 @@ std::vector<AnswerResult> check_answers(const ClaimConfig& config,
 
 std::vector<double> support_scores(const ClaimConfig& config, std::string_view claim,
                                    const std::vector<std::string_view>& chunks) {
-  ClaimAnalyzer analyzer(config);
-  const ClaimProfile profile = analyzer.claim(claim, citation_runs_of(claim));
-  SupportScratch scratch;
+  const Lease lease(config);
+  Workspace& workspace = *lease;
+  ClaimAnalyzer& analyzer = workspace.analyzer;
+  if (workspace.pending.empty()) workspace.pending.emplace_back();
+  if (workspace.profiles.empty()) workspace.profiles.emplace_back();
+  ClaimProfile& profile = workspace.pending[0].profile;
+  analyzer.claim(claim, citation_runs_of(claim), profile);
   std::vector<double> out;
   out.reserve(chunks.size());
   for (const std::string_view text : chunks) {
-    out.push_back(support_score(config.mode(), profile, analyzer.chunk(text), scratch));
+    analyzer.chunk(text, workspace.profiles[0]);
+    out.push_back(support_score(config.mode(), profile, workspace.profiles[0], workspace.scratch));
   }
   return out;
 }

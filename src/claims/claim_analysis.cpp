@@ -56,70 +56,195 @@ bool glued_sentence_end(std::string_view text, const text::Token& prev,
   return shape.capitalised && !shape.all_caps;
 }
 
-ClaimAnalyzer::ClaimAnalyzer(const ClaimConfig& config) : config_(config) {}
+void ClaimProfile::clear() noexcept {
+  items.clear();
+  weights.clear();
+  kinds.clear();
+  names.clear();
+  surfaces.clear();
+  related_begin.clear();
+  related.clear();
+  antonym_begin.clear();
+  antonyms.clear();
+  total = 0.0;
+  checked = 0;
+  token_count = 0;
+  has_negation = false;
+  meta = false;
+  meta_phrase_end = 0;
+  meta_rest.clear();
+}
 
-std::uint32_t ClaimAnalyzer::intern(std::string_view key) {
-  const std::size_t before = keys_.size();
-  const std::uint32_t id = keys_.intern(key);
-  if (keys_.size() != before) {
-    filter_.add(key);
+void ChunkProfile::clear() noexcept {
+  present.clear();
+  keys.clear();
+  begin.clear();
+  positions.clear();
+  unit_begin.clear();
+  key_units.clear();
+  negations.clear();
+  token_count = 0;
+  unit_count = 0;
+}
+
+ClaimAnalyzer::ClaimAnalyzer(const ClaimConfig& config)
+    : config_(&config), memo_serial_(config.serial()) {}
+
+void ClaimAnalyzer::reset(const ClaimConfig& config) {
+  config_ = &config;
+  keys_.clear();
+  // A memo for another config is cleared by word_info, when this config first needs it (so
+  // reference-mode checks in between leave it alone).
+  if (memo_words_.size() > kMemoWords) clear_memo(memo_serial_);
+  item_of_key_.clear();
+  for (const std::uint16_t code : filter_codes_) filter_.remove_code(code);
+  filter_codes_.clear();
+  for (const std::uint16_t code : word_codes_) words_filter_.remove_code(code);
+  word_codes_.clear();
+  any_negation_ = false;
+  any_number_ = false;
+  any_speaker_ = false;
+}
+
+std::size_t ClaimAnalyzer::memory_bytes() const noexcept {
+  return keys_.memory_bytes() + memo_words_.memory_bytes() + memo_keys_.memory_bytes() +
+         memo_info_.capacity() * sizeof(WordInfo) +
+         memo_links_.capacity() * sizeof(std::string_view) + memo_probe_.capacity() +
+         memo_link_hashes_.capacity() * sizeof(std::uint32_t) +
+         memo_link_codes_.capacity() * sizeof(std::uint16_t) +
+         item_info_.capacity() * sizeof(std::uint32_t) +
+         item_of_key_.capacity() * sizeof(std::int32_t) +
+         (filter_codes_.capacity() + word_codes_.capacity()) * sizeof(std::uint16_t) +
+         folded_.capacity() + key_.capacity() + found_.capacity() * sizeof(std::uint64_t) +
+         unit_of_.capacity() * sizeof(std::uint32_t);
+}
+
+std::uint32_t ClaimAnalyzer::add_key(std::uint32_t id, std::uint16_t code) {
+  if (id == item_of_key_.size()) {  // new
+    if (!filter_.has(code)) {
+      filter_.add_code(code);
+      filter_codes_.push_back(code);
+    }
     item_of_key_.push_back(-1);
-    if (config_.mode() == Mode::Default) key_weight_.push_back(-1.0);  // computed on first use
   }
   return id;
 }
 
+void ClaimAnalyzer::add_word_code(std::uint16_t code) {
+  if (!words_filter_.has(code)) {
+    words_filter_.add_code(code);
+    word_codes_.push_back(code);
+  }
+}
+
 ClaimProfile ClaimAnalyzer::claim(std::string_view claim, const std::vector<text::Span>& runs) {
   ClaimProfile out;
+  this->claim(claim, runs, out);
+  return out;
+}
+
+void ClaimAnalyzer::claim(std::string_view claim, const std::vector<text::Span>& runs,
+                          ClaimProfile& out) {
+  out.clear();
+  const ClaimConfig& config = *config_;
   // An opening meta phrase ("In summary,") is no part of what the default score checks.
   std::size_t phrase = 0;
-  const PhraseSet& meta = config_.meta();
+  const PhraseSet& meta = config.meta();
   if (!meta.empty()) {
     phrase =
-        meta.longest_match_at(phrase_ids(meta, config_.meta_filter(), claim, meta.max_span()), 0);
+        meta.longest_match_at(phrase_ids(meta, config.meta_filter(), claim, meta.max_span()), 0);
   }
-  if (config_.mode() == Mode::Default) {
+  if (config.mode() == Mode::Default) {
     claim_default(claim, runs, phrase, out);
   } else {
     claim_reference(claim, runs, out);
   }
   any_negation_ = any_negation_ || out.has_negation;
   if (phrase > 0) detect_meta(claim, runs, phrase, out);
-  return out;
+}
+
+void ClaimAnalyzer::clear_memo(std::uint64_t serial) noexcept {
+  memo_serial_ = serial;
+  memo_words_.clear();
+  memo_keys_.clear();
+  memo_info_.clear();
+  memo_links_.clear();
+  memo_link_hashes_.clear();
+  memo_link_codes_.clear();
+}
+
+const ClaimAnalyzer::WordInfo& ClaimAnalyzer::word_info(const text::Token& token) {
+  // Nothing of this check refers to the memo before its first word_info: clearing is safe here.
+  if (memo_serial_ != config_->serial()) clear_memo(config_->serial());
+  // Keyed by the token's text and kind: everything below depends on nothing else (and on the
+  // config, whose serial the memo is cleared for).
+  memo_probe_.assign(token.text);
+  memo_probe_.push_back(static_cast<char>(token.kind));
+  const std::size_t before = memo_words_.size();
+  const std::uint32_t index = memo_words_.intern(memo_probe_);
+  if (memo_words_.size() == before) return memo_info_[index];
+
+  const ClaimConfig& config = *config_;
+  WordInfo info{};
+  fold_token(token.text, folded_);
+  info.negation = is_negation(folded_);
+  const bool number = token_key(token.text, token.kind, folded_, key_);
+  if (key_ == kSpeakerKey) {
+    info.kind = ItemKind::Speaker;
+  } else if (is_content(number, folded_, config.stopwords())) {
+    info.kind = number ? ItemKind::Number : ItemKind::Content;
+  } else {
+    info.kind = ItemKind::Function;
+    info.skip = info.negation;
+  }
+  info.key = memo_keys_.term(memo_keys_.intern(key_));
+  info.key_hash = KeyTable::hash(info.key);
+  info.key_code = prefix_code(info.key);
+  info.weight = rarity_weight(config.statistics(), key_);
+  info.number_length = static_cast<std::uint32_t>(number_part(token.text, token.kind).size());
+  info.shape = name_shape(token.text);
+  // Related words and antonyms by key: the same for every token of a key.
+  const checker::WordRelations& relations = config.relations();
+  info.links_begin = static_cast<std::uint32_t>(memo_links_.size());
+  if (relations.size() > 0 && info.kind == ItemKind::Content) {
+    for (const std::uint32_t r : relations.related(key_)) memo_links_.push_back(relations.word(r));
+    info.related_end = static_cast<std::uint32_t>(memo_links_.size());
+    for (const std::uint32_t r : relations.antonyms(key_)) memo_links_.push_back(relations.word(r));
+  } else {
+    info.related_end = info.links_begin;
+  }
+  info.links_end = static_cast<std::uint32_t>(memo_links_.size());
+  for (std::size_t i = memo_link_hashes_.size(); i < memo_links_.size(); ++i) {
+    memo_link_hashes_.push_back(KeyTable::hash(memo_links_[i]));
+    memo_link_codes_.push_back(prefix_code(memo_links_[i]));
+  }
+  memo_info_.push_back(info);
+  return memo_info_.back();
 }
 
 void ClaimAnalyzer::claim_default(std::string_view claim, const std::vector<text::Span>& runs,
                                   std::size_t skip, ClaimProfile& out) {
-  const text::StopWords& stop = config_.stopwords();
   std::size_t index = 0;
   bool any_checked = false;  // a Content, Number or Speaker item: function words count too
+  item_info_.clear();
   for_each_claim_token(claim, runs, [&](const ClaimToken& t) {
     if (index++ < skip) return;
     ++out.token_count;
-    fold_token(t.token.text, folded_);
-    const bool negation = is_negation(folded_);
-    if (negation) out.has_negation = true;
-    const bool number = token_key(t.token.text, t.token.kind, folded_, key_);
-    ItemKind kind = ItemKind::Function;
-    if (key_ == kSpeakerKey) {
-      kind = ItemKind::Speaker;
-    } else if (is_content(number, folded_, stop)) {
-      kind = number ? ItemKind::Number : ItemKind::Content;
-    } else if (negation) {
-      return;
-    }
+    const std::uint32_t info_index =
+        static_cast<std::uint32_t>(&word_info(t.token) - memo_info_.data());
+    const WordInfo& info = memo_info_[info_index];
+    if (info.negation) out.has_negation = true;
+    if (info.skip) return;
+    const ItemKind kind = info.kind;
     any_checked = any_checked || kind != ItemKind::Function;
     any_number_ = any_number_ || kind == ItemKind::Number;
     any_speaker_ = any_speaker_ || kind == ItemKind::Speaker;
-    const std::uint32_t id = intern(key_);
-    if (kind == ItemKind::Content || kind == ItemKind::Number) {
-      if (key_weight_[id] < 0.0) key_weight_[id] = rarity_weight(config_.statistics(), key_);
-    }
+    const std::uint32_t id = intern_memo(info.key, info.key_hash, info.key_code);
     const double weight = kind == ItemKind::Function  ? kFunctionWeight
                           : kind == ItemKind::Speaker ? kMinWeight
-                                                      : key_weight_[id];
+                                                      : info.weight;
     const std::string_view surface =
-        kind == ItemKind::Number ? number_part(t.token.text, t.token.kind) : t.token.text;
+        kind == ItemKind::Number ? t.token.text.substr(0, info.number_length) : t.token.text;
     std::int32_t item = item_of_key_[id];
     if (item < 0) {
       item = static_cast<std::int32_t>(out.items.size());
@@ -129,16 +254,18 @@ void ClaimAnalyzer::claim_default(std::string_view claim, const std::vector<text
       out.kinds.push_back(kind);
       out.names.push_back(0);
       out.surfaces.push_back(surface.empty() ? t.token.text : surface);
+      item_info_.push_back(info_index);
     } else if (out.kinds[static_cast<std::size_t>(item)] == ItemKind::Function &&
                kind == ItemKind::Content) {
       const auto j = static_cast<std::size_t>(item);
       out.kinds[j] = kind;
       out.weights[j] = weight;
       out.surfaces[j] = t.token.text;
+      item_info_[j] = info_index;
     }
     const auto j = static_cast<std::size_t>(item);
     if (kind == ItemKind::Content && out.kinds[j] == ItemKind::Content &&
-        is_name(name_shape(t.token.text), t.sentence_start)) {
+        is_name(info.shape, t.sentence_start)) {
       out.names[j] = 1;
     }
   });
@@ -146,7 +273,7 @@ void ClaimAnalyzer::claim_default(std::string_view claim, const std::vector<text
   if (!any_checked) {
     const bool negation = out.has_negation;
     const std::size_t tokens = out.token_count;
-    out = ClaimProfile{};
+    out.clear();
     out.has_negation = negation;
     out.token_count = tokens;
     return;
@@ -159,19 +286,21 @@ void ClaimAnalyzer::claim_default(std::string_view claim, const std::vector<text
 }
 
 void ClaimAnalyzer::add_relations(ClaimProfile& out) {
-  // Related and antonym stems of content items become keys, so chunks record where they occur.
-  const checker::WordRelations& relations = config_.relations();
+  // Related and antonym stems of content items become keys, so chunks record where they occur
+  // (the config's relations, looked up once per word in word_info).
   const std::size_t k = out.items.size();
   out.related_begin.assign(1, 0);
   out.antonym_begin.assign(1, 0);
   for (std::size_t j = 0; j < k; ++j) {
-    if (out.kinds[j] == ItemKind::Content && relations.size() > 0) {
-      const std::string_view word = keys_.term(out.items[j]);  // arena-backed: stays valid
-      for (const std::uint32_t r : relations.related(word)) {
-        out.related.push_back(intern(relations.word(r)));
+    if (out.kinds[j] == ItemKind::Content) {
+      const WordInfo& info = memo_info_[item_info_[j]];
+      for (std::uint32_t r = info.links_begin; r < info.related_end; ++r) {
+        out.related.push_back(
+            intern_relation(memo_links_[r], memo_link_hashes_[r], memo_link_codes_[r]));
       }
-      for (const std::uint32_t a : relations.antonyms(word)) {
-        out.antonyms.push_back(intern(relations.word(a)));
+      for (std::uint32_t a = info.related_end; a < info.links_end; ++a) {
+        out.antonyms.push_back(
+            intern_relation(memo_links_[a], memo_link_hashes_[a], memo_link_codes_[a]));
       }
     }
     out.related_begin.push_back(static_cast<std::uint32_t>(out.related.size()));
@@ -181,14 +310,14 @@ void ClaimAnalyzer::add_relations(ClaimProfile& out) {
 
 void ClaimAnalyzer::claim_reference(std::string_view claim, const std::vector<text::Span>& runs,
                                     ClaimProfile& out) {
-  const text::StopWords& stop = config_.stopwords();
+  const text::StopWords& stop = config_->stopwords();
   const std::string stripped = runs.empty() ? std::string() : text::strip_citations(claim);
   const std::string_view words = runs.empty() ? claim : std::string_view(stripped);
   for_each_python_word(words, [&](std::string_view word, bool) {
     python_lower(word, folded_);
     if (stop.contains_folded(folded_)) return;
     const std::uint32_t id = intern(folded_);
-    words_filter_.add_code(word_code(folded_));
+    add_word_code(word_code(folded_));
     if (item_of_key_[id] >= 0) return;
     item_of_key_[id] = static_cast<std::int32_t>(out.items.size());
     out.items.push_back(id);
@@ -201,8 +330,8 @@ void ClaimAnalyzer::claim_reference(std::string_view claim, const std::vector<te
 void ClaimAnalyzer::detect_meta(std::string_view claim, const std::vector<text::Span>& runs,
                                 std::size_t end, ClaimProfile& out) {
   // After the phrase: no number, no capitalised name; remember the content keys (default mode).
-  const text::StopWords& stop = config_.stopwords();
-  const bool keep_keys = config_.mode() == Mode::Default;
+  const text::StopWords& stop = config_->stopwords();
+  const bool keep_keys = config_->mode() == Mode::Default;
   std::size_t index = 0;
   std::size_t phrase_end = 0;
   bool blocked = false;
@@ -235,7 +364,7 @@ void ClaimAnalyzer::detect_meta(std::string_view claim, const std::vector<text::
       python_lower(word, folded_);
       if (stop.contains_folded(folded_)) return;
       rest.push_back(intern(folded_));
-      words_filter_.add_code(word_code(folded_));
+      add_word_code(word_code(folded_));
     });
   }
   std::sort(rest.begin(), rest.end());
@@ -247,21 +376,28 @@ void ClaimAnalyzer::detect_meta(std::string_view claim, const std::vector<text::
 
 ChunkProfile ClaimAnalyzer::chunk(std::string_view text) {
   ChunkProfile out;
+  chunk(text, out);
+  return out;
+}
+
+void ClaimAnalyzer::chunk(std::string_view text, ChunkProfile& out) {
+  out.clear();
   out.present.assign((keys_.size() + 63) / 64, 0);
-  if (keys_.empty()) return out;
-  if (config_.mode() == Mode::Default) {
+  if (keys_.empty()) return;
+  if (config_->mode() == Mode::Default) {
     chunk_default(text, out);
   } else {
     chunk_reference(text, out);
   }
-  return out;
 }
 
 void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   // (key id << 32 | position) of every token whose key is a claim key, sorted afterwards; the
   // unit of each position.
-  std::vector<std::uint64_t> found;
-  std::vector<std::uint32_t> unit_of;
+  std::vector<std::uint64_t>& found = found_;
+  std::vector<std::uint32_t>& unit_of = unit_of_;
+  found.clear();
+  unit_of.clear();
   std::uint32_t position = 0;
   out.unit_count = for_each_unit_token(
       text, citation_runs_of(text), [&](const text::Token& token, std::uint32_t unit) {

@@ -10,7 +10,7 @@
 
 #include "claims/claim_config.hpp"
 #include "claims/claim_tokens.hpp"
-#include "text/interner.hpp"
+#include "claims/key_table.hpp"
 #include "text/sentences.hpp"
 
 namespace sc::claims {
@@ -45,6 +45,8 @@ struct ClaimProfile {
   std::vector<std::uint32_t> meta_rest;      // content keys after the phrase
 
   bool has_content() const noexcept { return !items.empty(); }
+  /// Back to a default-constructed profile, keeping the vectors' capacity.
+  void clear() noexcept;
   bool is_checked(std::size_t j) const noexcept {
     return kinds[j] == ItemKind::Content || kinds[j] == ItemKind::Number;
   }
@@ -64,6 +66,8 @@ struct ChunkProfile {
   std::size_t token_count = 0;
   std::uint32_t unit_count = 0;
 
+  /// Back to a default-constructed profile, keeping the vectors' capacity.
+  void clear() noexcept;
   bool contains(std::uint32_t key) const noexcept {
     return key / 64 < present.size() && ((present[key / 64] >> (key % 64)) & 1u) != 0;
   }
@@ -104,17 +108,28 @@ std::uint32_t for_each_unit_token(std::string_view text, const std::vector<text:
 
 /// Analyzes the texts of one check. Claims first (their keys are interned), then chunks (their
 /// tokens are looked up among the claims' keys only, and most are ruled out by a KeyFilter before
-/// they are stemmed). One analyzer per check: it is not thread-safe, the config it reads is.
+/// they are stemmed). One analyzer per check at a time: it is not thread-safe, the config it reads
+/// is. reset() makes it ready for the next check and keeps its buffers (one analyzer per thread).
 class ClaimAnalyzer {
  public:
   explicit ClaimAnalyzer(const ClaimConfig& config);
 
+  /// Forgets the previous check (keeping capacity) and reads `config` from now on.
+  void reset(const ClaimConfig& config);
+
   /// Analyzes one claim; `runs` are its citation runs (byte spans within `claim`). In the default
   /// mode an opening meta phrase is left out of the items ("In summary, X" is scored as "X").
   ClaimProfile claim(std::string_view claim, const std::vector<text::Span>& runs);
+  /// The same into `out` (cleared first, its capacity reused).
+  void claim(std::string_view claim, const std::vector<text::Span>& runs, ClaimProfile& out);
 
   /// Analyzes one chunk (after every claim: keys first seen here are ignored).
   ChunkProfile chunk(std::string_view text);
+  /// The same into `out` (cleared first, its capacity reused).
+  void chunk(std::string_view text, ChunkProfile& out);
+
+  /// Heap bytes held (roughly), to bound what a thread keeps between checks.
+  std::size_t memory_bytes() const noexcept;
 
   /// The key text of a key id.
   std::string_view key(std::uint32_t id) const { return keys_.term(id); }
@@ -123,7 +138,41 @@ class ClaimAnalyzer {
   std::size_t key_count() const noexcept { return keys_.size(); }
 
  private:
-  std::uint32_t intern(std::string_view key);
+  std::uint32_t intern(std::string_view key) {
+    return add_key(keys_.intern(key), prefix_code(key));
+  }
+  /// A key from the config's relations table (outlives the check: kept as a view).
+  std::uint32_t intern_relation(std::string_view key, std::uint32_t hash, std::uint16_t code) {
+    return add_key(keys_.intern_view(key, hash), code);
+  }
+  /// A key from the word memo (outlives the check: kept as a view).
+  std::uint32_t intern_memo(std::string_view key, std::uint32_t hash, std::uint16_t code) {
+    return add_key(keys_.intern_view(key, hash), code);
+  }
+  /// Registers key `id` (prefix code `code`) when new: filter bit, item scratch.
+  std::uint32_t add_key(std::uint32_t id, std::uint16_t code);
+
+  /// What the default mode derives from one claim token's text and kind under the config: its
+  /// key, kind, rarity weight, name shape and related / antonym keys. Memoized per analyzer (so
+  /// per thread), for the config of memo_serial_.
+  struct WordInfo {
+    std::string_view key;         // in memo_keys_
+    std::uint32_t key_hash;       // KeyTable::hash(key)
+    std::uint16_t key_code;       // prefix_code(key)
+    double weight;                // rarity_weight of the key
+    std::uint32_t number_length;  // bytes of number_part (0: none)
+    std::uint32_t links_begin;    // related keys: memo_links_[links_begin, related_end)
+    std::uint32_t related_end;    // antonym keys: memo_links_[related_end, links_end)
+    std::uint32_t links_end;
+    ItemKind kind;  // as an item (Function for a stop word)
+    bool negation;
+    bool skip;  // a negation that is not content: no item
+    NameShape shape;
+  };
+  const WordInfo& word_info(const text::Token& token);
+  void clear_memo(std::uint64_t serial) noexcept;
+  static constexpr std::size_t kMemoWords = std::size_t{1} << 14;  // cleared past this
+  void add_word_code(std::uint16_t code);
   void claim_default(std::string_view claim, const std::vector<text::Span>& runs, std::size_t skip,
                      ClaimProfile& out);
   void claim_reference(std::string_view claim, const std::vector<text::Span>& runs,
@@ -136,17 +185,29 @@ class ClaimAnalyzer {
   void chunk_default(std::string_view text, ChunkProfile& out);
   void chunk_reference(std::string_view text, ChunkProfile& out);
 
-  const ClaimConfig& config_;
-  text::TermInterner keys_;
-  std::vector<double> key_weight_;         // default mode, by key id (rarity weight)
-  KeyFilter filter_;                       // prefixes of keys_ (default mode)
-  KeyFilter words_filter_;                 // word codes of keys_ (reference mode)
-  std::vector<std::int32_t> item_of_key_;  // scratch: key id -> item index in the claim, or -1
-  bool any_negation_ = false;              // some claim has a negation: chunks record theirs
-  bool any_number_ = false;                // some claim has a number: chunks key number words
-  bool any_speaker_ = false;               // some claim has the speaker: chunks key "i", "my"...
+  const ClaimConfig* config_;
+  KeyTable keys_;
+  KeyFilter filter_;                         // prefixes of keys_ (default mode)
+  KeyFilter words_filter_;                   // word codes of keys_ (reference mode)
+  std::vector<std::uint16_t> filter_codes_;  // codes set in filter_ (reset() clears just these)
+  std::vector<std::uint16_t> word_codes_;    // codes set in words_filter_
+  std::vector<std::int32_t> item_of_key_;    // scratch: key id -> item index in the claim, or -1
+  bool any_negation_ = false;                // some claim has a negation: chunks record theirs
+  bool any_number_ = false;                  // some claim has a number: chunks key number words
+  bool any_speaker_ = false;                 // some claim has the speaker: chunks key "i", "my"...
   std::string folded_;
   std::string key_;
+  std::uint64_t memo_serial_;  // config serial the memo holds
+  KeyTable memo_words_;        // token text + kind byte -> memo_info_ index
+  KeyTable memo_keys_;         // the memo's key strings
+  std::vector<WordInfo> memo_info_;
+  std::vector<std::string_view> memo_links_;     // related / antonym keys (views into relations)
+  std::vector<std::uint32_t> memo_link_hashes_;  // KeyTable::hash of each
+  std::vector<std::uint16_t> memo_link_codes_;   // prefix_code of each (its text is cold)
+  std::string memo_probe_;
+  std::vector<std::uint32_t> item_info_;  // claim_default: memo_info_ index per item
+  std::vector<std::uint64_t> found_;      // chunk_default scratch
+  std::vector<std::uint32_t> unit_of_;    // chunk_default scratch
 };
 
 }  // namespace sc::claims

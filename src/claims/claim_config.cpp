@@ -1,5 +1,6 @@
 #include "claims/claim_config.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -9,6 +10,11 @@
 
 namespace sc::claims {
 namespace {
+
+std::uint64_t next_serial() noexcept {
+  static std::atomic<std::uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 void check_unit(double value, const char* name) {
   if (std::isnan(value) || value < 0.0 || value > 1.0) {
@@ -108,7 +114,8 @@ ClaimConfig::ClaimConfig(ClaimOptions options,
                          std::shared_ptr<const checker::WordRelations> relations)
     : options_(std::move(options)),
       statistics_(statistics ? std::move(statistics) : empty_statistics()),
-      relations_(relations ? std::move(relations) : empty_relations()) {
+      relations_(relations ? std::move(relations) : empty_relations()),
+      serial_(next_serial()) {
   check_unit(options_.min_overlap, "min_overlap");
   check_unit(options_.multi_citation_factor, "multi_citation_factor");
   if (options_.stopwords) own_stopwords_.emplace(*options_.stopwords);

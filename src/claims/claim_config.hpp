@@ -76,6 +76,10 @@ class ClaimConfig {
 
   /// The threshold for a claim citing `cited` known chunks: min_overlap, times
   /// multi_citation_factor when it cites several.
+  /// A number no other config of the process has (a moved-to config keeps it): per-thread memos
+  /// of what depends on the word lists and tables are keyed by it.
+  std::uint64_t serial() const noexcept { return serial_; }
+
   double threshold(std::size_t cited) const noexcept {
     return cited > 1 ? options_.min_overlap * options_.multi_citation_factor : options_.min_overlap;
   }
@@ -87,6 +91,7 @@ class ClaimConfig {
   KeyFilter meta_filter_;
   std::shared_ptr<const checker::TermStatistics> statistics_;
   std::shared_ptr<const checker::WordRelations> relations_;
+  std::uint64_t serial_;
 };
 
 }  // namespace sc::claims

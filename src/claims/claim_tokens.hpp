@@ -90,6 +90,7 @@ class KeyFilter {
   KeyFilter() : bits_(std::make_unique<std::bitset<65536>>()) {}
   void add(std::string_view key) noexcept { bits_->set(prefix_code(key)); }
   void add_code(std::uint16_t code) noexcept { bits_->set(code); }
+  void remove_code(std::uint16_t code) noexcept { bits_->reset(code); }
   bool has(std::uint16_t code) const noexcept { return bits_->test(code); }
 
   /// Whether the key of a word token whose folded form is `folded` may be one that was added.

@@ -356,3 +356,62 @@ TEST(ClaimBatch, FirstErrorIsRethrownOnTheCaller) {
 }
 
 }  // namespace
+
+namespace {
+
+void expect_same(const AnswerResult& a, const AnswerResult& b) {
+  ASSERT_EQ(a.claims.size(), b.claims.size());
+  for (std::size_t i = 0; i < a.claims.size(); ++i) {
+    EXPECT_EQ(a.claims[i].score, b.claims[i].score);
+    EXPECT_EQ(a.claims[i].reason, b.claims[i].reason);
+    EXPECT_EQ(a.claims[i].is_covered, b.claims[i].is_covered);
+    EXPECT_EQ(a.claims[i].is_meta, b.claims[i].is_meta);
+    EXPECT_EQ(a.claims[i].overlaps, b.claims[i].overlaps);
+  }
+  EXPECT_EQ(a.missing_citations, b.missing_citations);
+  EXPECT_EQ(a.unknown_citations, b.unknown_citations);
+}
+
+}  // namespace
+
+// Checks reuse a per-thread workspace (and a word memo keyed by the config): results must not
+// depend on what the thread checked before, under which config.
+TEST(ClaimCoverage, ResultsDoNotDependOnEarlierChecks) {
+  const ClaimConfig a = config();
+  ClaimOptions options;
+  options.stopwords = std::vector<std::string>{"whoever", "cheats"};
+  const ClaimConfig b(options);
+  const ClaimConfig reference = config(Mode::Reference);
+  const std::string answer =
+      "Cheating is punished with imprisonment for seven years [S1]. Cheating means deceiving "
+      "someone [S2]. In summary, Paris is mild [S9]. Whoever cheats is punished.";
+  const AnswerResult first = sc::claims::check_answer(a, answer, kChunks);
+  const AnswerResult other = sc::claims::check_answer(b, answer, kChunks);
+  const AnswerResult ref = sc::claims::check_answer(reference, answer, kChunks);
+  // A long check in between grows the workspace (and may be too big to keep).
+  std::string long_answer;
+  std::vector<std::string> texts;
+  for (int i = 0; i < 3000; ++i) {
+    long_answer += "Word" + std::to_string(i) + " number " + std::to_string(i) + " [S1]. ";
+    texts.push_back("Text of word" + std::to_string(i) + " and some others.");
+  }
+  std::vector<ChunkInput> many;
+  std::vector<std::string> ids;
+  ids.reserve(texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) ids.push_back("S" + std::to_string(i + 1));
+  for (std::size_t i = 0; i < texts.size(); ++i) many.push_back({ids[i], texts[i]});
+  const AnswerResult big = sc::claims::check_answer(a, long_answer, many);
+  EXPECT_EQ(big.claims.size(), 3000u);
+  expect_same(first, sc::claims::check_answer(a, answer, kChunks));
+  expect_same(other, sc::claims::check_answer(b, answer, kChunks));
+  expect_same(ref, sc::claims::check_answer(reference, answer, kChunks));
+  {
+    // A config made after another was destroyed gets a new serial, so no stale memo.
+    ClaimOptions custom;
+    custom.stopwords = std::vector<std::string>{"imprisonment"};
+    const auto temp = std::make_unique<ClaimConfig>(custom);
+    const AnswerResult t1 = sc::claims::check_answer(*temp, answer, kChunks);
+    expect_same(t1, sc::claims::check_answer(*temp, answer, kChunks));
+  }
+  expect_same(first, sc::claims::check_answer(a, answer, kChunks));
+}

@@ -11,6 +11,9 @@ class TermStatistics:
 
     def __init__(self) -> None: ...
     @staticmethod
+    def english() -> TermStatistics:
+        """The packaged English table, compiled in at build time (one shared object)."""
+    @staticmethod
     def from_tsv(tsv: str) -> TermStatistics:
         """Parse `stem<TAB>zipf` lines (ValueError naming the line)."""
     @staticmethod
@@ -26,6 +29,9 @@ class WordRelations:
     """Related words and antonyms by term (stem); immutable."""
 
     def __init__(self) -> None: ...
+    @staticmethod
+    def english() -> WordRelations:
+        """The packaged English relations, compiled in at build time (one shared object)."""
     @staticmethod
     def from_tsv(tsv: str) -> WordRelations:
         """Parse `stem<TAB>related<TAB>antonyms` lines (ValueError naming the line)."""

@@ -1,0 +1,180 @@
+"""Cold start: import time, constructors, first check, and first sight of new text vs text seen before.
+
+Run from the repository root after a build, e.g.
+
+    PYTHONPATH=build/dev-NAME/pkg python3 benchmarks/bench_cold_start.py --processes 7 --rows 300
+
+Every measurement runs in a fresh `python -c` subprocess (the same interpreter and PYTHONPATH as this script) and
+reports wall time and process CPU time; the table shows medians over `--processes` processes.
+
+- import: `import numpy` alone, `import sufficient_context` alone, and `import sufficient_context` after NumPy is
+  already imported (what the package adds on top of NumPy).
+- constructors: `SufficientContextChecker()` and `ClaimCoverage()` right after the import, then each one's first
+  call (`check_sufficiency`, `check_answer`) on a small case; for reference, reading and parsing the packaged TSVs
+  (what building the English tables cost before they were compiled in).
+- first sight vs seen before: `--rows` squad2 rows (../shared/datasets/squad2, a different random sample in each
+  process), each checked once with `check_sufficiency` (pass 1: every word is new to the process), then the same
+  rows again (pass 2: every word seen before). The checker and one tiny check run before pass 1, and the loaded
+  rows are frozen out of the garbage collector (gc.freeze), so pass 1 holds only the cost of new text.
+  "+x%" is pass 1 / pass 2 - 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from typing import Any
+
+from _machine import DATASETS, cpu_model
+
+IMPORT_NUMPY = """
+import json, time
+w, c = time.perf_counter(), time.process_time()
+import numpy
+print(json.dumps({"wall": time.perf_counter() - w, "cpu": time.process_time() - c}))
+"""
+
+IMPORT_PACKAGE = """
+import json, sys, time
+w, c = time.perf_counter(), time.process_time()
+import sufficient_context
+print(json.dumps({"wall": time.perf_counter() - w, "cpu": time.process_time() - c,
+                  "numpy_loaded": "numpy" in sys.modules}))
+"""
+
+IMPORT_AFTER_NUMPY = """
+import json, time
+import numpy
+w, c = time.perf_counter(), time.process_time()
+import sufficient_context
+print(json.dumps({"wall": time.perf_counter() - w, "cpu": time.process_time() - c}))
+"""
+
+CONSTRUCTORS = """
+import json, time
+from sufficient_context import ClaimCoverage, SufficientContextChecker
+out = {}
+def timed(name, fn):
+    w, c = time.perf_counter(), time.process_time()
+    value = fn()
+    out[name] = {"wall": time.perf_counter() - w, "cpu": time.process_time() - c}
+    return value
+checker = timed("SufficientContextChecker()", SufficientContextChecker)
+timed("first check_sufficiency", lambda: checker.check_sufficiency(
+    "When did the Normans conquer England?", ["The Normans conquered England in 1066 under William."]))
+claims = timed("ClaimCoverage()", ClaimCoverage)
+timed("first check_answer", lambda: claims.check_answer(
+    "The Normans conquered England in 1066 [1].", [{"id": "1", "content": "William conquered England in 1066."}]))
+from importlib import resources
+from sufficient_context._core import checker as core
+def parse_tables():
+    data = resources.files("sufficient_context").joinpath("data")
+    core.TermStatistics.from_tsv(data.joinpath("english_freq.tsv").read_text("utf-8"))
+    core.WordRelations.from_tsv(data.joinpath("english_relations.tsv").read_text("utf-8"))
+timed("parse the packaged TSVs", parse_tables)
+print(json.dumps(out))
+"""
+
+FIRST_SIGHT = """
+import gc, json, random, sys, time
+from sufficient_context import SufficientContextChecker
+path, n, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, encoding="utf-8") as fh:
+    rows = [json.loads(line) for line in fh if line.strip()]
+rows = random.Random(seed).sample(rows, n)
+cases = [(r["query"], [c["content"] for c in r["contexts"]]) for r in rows]
+checker = SufficientContextChecker()
+checker.check_sufficiency("a tiny warm-up query", ["A tiny warm-up context."])
+gc.collect()
+gc.freeze()  # the rows just loaded are the benchmark's: no pass should pay a collection of them
+out = {}
+for name in ("first", "again"):
+    w, c = time.perf_counter(), time.process_time()
+    for q, chunks in cases:
+        checker.check_sufficiency(q, chunks)
+    out[name] = {"wall": time.perf_counter() - w, "cpu": time.process_time() - c}
+print(json.dumps(out))
+"""
+
+
+def run(code: str, *args: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"child failed ({done.returncode}):\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def median_of(samples: list[dict[str, Any]], *keys: str) -> tuple[float, float]:
+    """Median wall and CPU milliseconds of samples[...][keys...]."""
+    picked = []
+    for s in samples:
+        for key in keys:
+            s = s[key]
+        picked.append(s)
+    return (statistics.median(p["wall"] for p in picked) * 1e3, statistics.median(p["cpu"] for p in picked) * 1e3)
+
+
+def isa() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            flags = next(line for line in fh if line.startswith("flags")).split()
+    except (OSError, StopIteration):
+        return "unknown"
+    return "avx512f" if "avx512f" in flags else "avx2" if "avx2" in flags else "baseline"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--processes", type=int, default=7, help="fresh processes per measurement (default 7)")
+    parser.add_argument("--rows", type=int, default=300, help="squad2 rows per first-sight process (default 300)")
+    args = parser.parse_args()
+    if args.processes < 1 or args.rows < 1:
+        parser.error("--processes and --rows must be at least 1")
+    data = DATASETS / "squad2" / "squad2-sufficiency.jsonl"
+
+    print(f"# {cpu_model()} ({isa()}), {len(os.sched_getaffinity(0))} usable cores, Python {platform.python_version()}")
+    print(f"# medians of {args.processes} fresh processes; ms wall / ms process CPU\n")
+    k = args.processes
+    numpy_only = [run(IMPORT_NUMPY) for _ in range(k)]
+    package = [run(IMPORT_PACKAGE) for _ in range(k)]
+    after_numpy = [run(IMPORT_AFTER_NUMPY) for _ in range(k)]
+    ctor = [run(CONSTRUCTORS) for _ in range(k)]
+    print("| measure | wall ms | CPU ms |")
+    print("|---|---|---|")
+    for label, samples in (("`import numpy`", numpy_only), ("`import sufficient_context`", package),
+                           ("`import sufficient_context` with NumPy already imported", after_numpy)):  # fmt: skip
+        wall, cpu = median_of(samples)
+        print(f"| {label} | {wall:.1f} | {cpu:.1f} |")
+    wall_np, cpu_np = median_of(numpy_only)
+    wall_pkg, cpu_pkg = median_of(package)
+    print(f"| import over NumPy's own (target <= +50 ms) | {wall_pkg - wall_np:+.1f} | {cpu_pkg - cpu_np:+.1f} |")
+    ctor_names = ("SufficientContextChecker()", "first check_sufficiency", "ClaimCoverage()", "first check_answer",
+                  "parse the packaged TSVs")  # fmt: skip
+    for name in ctor_names:
+        wall, cpu = median_of(ctor, name)
+        print(f"| `{name}` | {wall:.2f} | {cpu:.2f} |")
+    numpy_loaded = sum(1 for s in package if s["numpy_loaded"])
+    print(f"\nNumPy loaded by `import sufficient_context`: {numpy_loaded}/{k} processes")
+
+    sight = [run(FIRST_SIGHT, str(data), str(args.rows), str(seed)) for seed in range(k)]
+    first_wall, first_cpu = median_of(sight, "first")
+    again_wall, again_cpu = median_of(sight, "again")
+    ratios_cpu = sorted(s["first"]["cpu"] / s["again"]["cpu"] - 1 for s in sight)
+    ratios_wall = sorted(s["first"]["wall"] / s["again"]["wall"] - 1 for s in sight)
+    print(f"\nfirst sight vs seen before, {args.rows} squad2 rows per process (target <= +15%):\n")
+    print("| pass | wall ms | CPU ms |")
+    print("|---|---|---|")
+    print(f"| first sight | {first_wall:.1f} | {first_cpu:.1f} |")
+    print(f"| seen before | {again_wall:.1f} | {again_cpu:.1f} |")
+    print(f"| first / seen - 1 (median of per-process ratios) | {statistics.median(ratios_wall):+.0%} | "
+          f"{statistics.median(ratios_cpu):+.0%} |")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
