@@ -238,12 +238,18 @@ def _word_list(words: Iterable[str] | None, name: str) -> tuple[str, ...] | None
     return None if words is None else str_tuple(words, name)
 
 
+_POSITIONAL_IDS = [f"S{i + 1}" for i in range(256)]  # the ids of plain-str chunks, made once
+
+
 def _chunk_lists(chunks: Iterable[ChunkLike], argument: str) -> tuple[list[str], list[str]]:
     if type(chunks) is list:
         plain = plain_ids_and_contents(chunks, argument)
         if plain is not None:
             ids, contents = plain
-            return ([f"S{i + 1}" for i in range(len(contents))] if ids is None else ids), contents
+            if ids is None:
+                n = len(contents)
+                ids = _POSITIONAL_IDS[:n] if n <= len(_POSITIONAL_IDS) else [f"S{i + 1}" for i in range(n)]
+            return ids, contents
     converted = as_chunks(chunks, argument=argument)
     return [str(c.id) for c in converted], [c.content for c in converted]
 
@@ -448,7 +454,8 @@ class ClaimCoverage:
         reported in ``unknown_citations``; a chunk some sentence uses (support >= min_overlap) that no sentence
         cites is reported in ``missing_citations``. Both make the answer not grounded.
         """
-        answer = text_of(answer, "answer")
+        if type(answer) is not str:
+            answer = text_of(answer, "answer")
         ids, texts = _chunk_lists(chunks, "chunks")
         try:
             raw = _core.check_answer(self._config, answer, ids, texts, ClaimResult)
@@ -489,19 +496,26 @@ class ClaimCoverage:
             )
         threads = None if threads is None else int_in_range(threads, "threads")
         answers = [text_of(a, f"answers[{i}]") for i, a in enumerate(answers)]
-        texts = [_clean(a) for a in answers]
         ids_lists, text_lists = [], []
         for i, chunks in enumerate(chunks_per_answer):
             ids, chunk_texts = _chunk_lists(chunks, f"chunks_per_answer[{i}]")
-            ids_lists.append([_clean(x) for x in ids])
-            text_lists.append([_clean(t) for t in chunk_texts])
-        raws = _core.check_answers(self._config, texts, ids_lists, text_lists, ClaimResult, threads or 0)
-        out = []
-        for answer, raw in zip(answers, raws):
-            if any(c.sentence != answer[c.start : c.end] for c in raw[0]):  # lone surrogates were replaced
-                raw = ([c._replace(sentence=answer[c.start : c.end]) for c in raw[0]], *raw[1:])
-            out.append(self._coverage(answer, raw))
-        return out
+            ids_lists.append(ids)
+            text_lists.append(chunk_texts)
+        try:
+            raws = _core.check_answers(self._config, answers, ids_lists, text_lists, ClaimResult, threads or 0)
+        except UnicodeEncodeError:  # lone surrogates somewhere: checked as U+FFFD, sentences cut from the originals
+            raws = _core.check_answers(
+                self._config,
+                [_clean(a) for a in answers],
+                [[_clean(x) for x in ids] for ids in ids_lists],
+                [[_clean(t) for t in texts] for texts in text_lists],
+                ClaimResult,
+                threads or 0,
+            )
+            raws = [
+                ([c._replace(sentence=a[c.start : c.end]) for c in raw[0]], *raw[1:]) for a, raw in zip(answers, raws)
+            ]
+        return [self._coverage(answer, raw) for answer, raw in zip(answers, raws)]
 
     def validate_citations(self, answer: AnswerLike, chunks: Iterable[ChunkLike]) -> tuple[bool, list[str], str]:
         """Whether every chunk the answer uses is cited and every citation names a retrieved chunk.

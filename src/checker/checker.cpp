@@ -61,8 +61,14 @@ CheckResult SufficiencyChecker::check(const CheckInput& input) const {
 
 std::vector<CheckResult> SufficiencyChecker::check_batch(const std::vector<CheckInput>& inputs,
                                                          std::size_t threads) const {
+  std::size_t bytes = 0;
+  for (const CheckInput& input : inputs) {
+    bytes += input.query.size();
+    for (const std::string_view text : input.contents) bytes += text.size();
+  }
   std::vector<CheckResult> results(inputs.size());
-  sc::parallel_for(inputs.size(), threads, [&](std::size_t i) { results[i] = check(inputs[i]); });
+  sc::parallel_for(inputs.size(), sc::threads_for(threads, inputs.size(), bytes),
+                   [&](std::size_t i) { results[i] = check(inputs[i]); });
   return results;
 }
 

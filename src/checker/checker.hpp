@@ -30,10 +30,11 @@ class SufficiencyChecker {
   /// recency_days <= 0, non-finite embeddings, mismatched array sizes).
   CheckResult check(const CheckInput& input) const;
 
-  /// Scores every input on min(threads, inputs.size()) threads (threads == 0: the hardware
-  /// concurrency), the calling thread included. Results are in input order and equal to check()
-  /// on each input. Workers never throw: the error of the lowest failing index is rethrown here
-  /// after all threads have joined.
+  /// Scores every input on sc::threads_for(threads, inputs.size(), bytes of text) threads
+  /// (threads == 0: the usable cores; a small batch stays on the calling thread), the calling
+  /// thread included, the others from the persistent WorkerPool. Results are in input order and
+  /// equal to check() on each input. Workers never throw: the error of the lowest failing index is
+  /// rethrown here after all threads have joined.
   std::vector<CheckResult> check_batch(const std::vector<CheckInput>& inputs,
                                        std::size_t threads = 0) const;
 

@@ -496,7 +496,13 @@ std::vector<AnswerResult> check_answers(const ClaimConfig& config,
                                 std::to_string(chunks.size()) + " for " +
                                 std::to_string(answers.size()) + " answers");
   }
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    bytes += answers[i].size();
+    for (const ChunkInput& chunk : chunks[i]) bytes += chunk.text.size();
+  }
   std::vector<AnswerResult> out(answers.size());
+  threads = sc::threads_for(threads, answers.size(), bytes);
   sc::parallel_for(answers.size(), threads, [&](std::size_t i) {
     try {
       out[i] = check_answer(config, answers[i], chunks[i]);

@@ -57,9 +57,10 @@ ClaimResult check_claim(const ClaimConfig& config, std::string_view claim,
 AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
                           const std::vector<ChunkInput>& chunks);
 
-/// check_answer for each answer with its own chunks, on min(threads, answers) threads (threads 0:
-/// std::thread::hardware_concurrency()). Results in input order, equal to sequential calls. The
-/// first error (lowest answer index) is rethrown here after every thread has stopped.
+/// check_answer for each answer with its own chunks, on sc::threads_for(threads, answers, bytes of
+/// text) threads (threads 0: the usable cores; a small batch stays on the calling thread). Results
+/// in input order, equal to sequential calls. The first error (lowest answer index) is rethrown
+/// here after every thread has stopped.
 std::vector<AnswerResult> check_answers(const ClaimConfig& config,
                                         const std::vector<std::string_view>& answers,
                                         const std::vector<std::vector<ChunkInput>>& chunks,

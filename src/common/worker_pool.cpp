@@ -20,6 +20,12 @@ std::size_t usable_cores() noexcept {
   return std::max<std::size_t>(1, std::thread::hardware_concurrency());
 }
 
+std::size_t threads_for(std::size_t threads, std::size_t items, std::size_t bytes) noexcept {
+  if (threads == 0) threads = usable_cores();
+  threads = std::min({threads, items, bytes / kMinBytesPerThread});
+  return std::max<std::size_t>(threads, 1);
+}
+
 namespace {
 
 std::atomic<WorkerPool*> g_pool{nullptr};

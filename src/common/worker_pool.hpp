@@ -13,6 +13,15 @@ namespace sc {
 /// container or `taskset` limits it below std::thread::hardware_concurrency().
 std::size_t usable_cores() noexcept;
 
+/// Bytes of text a thread should get before a batch is spread over more than one: waking a pool
+/// thread costs tens of microseconds, about what the checks take on 16 KiB of text.
+inline constexpr std::size_t kMinBytesPerThread = std::size_t{16} << 10;
+
+/// The threads a batch of `items` items holding `bytes` bytes of text runs on: `threads` (0: the
+/// usable cores), at most one per item and one per kMinBytesPerThread bytes, at least 1. Small
+/// batches stay on the calling thread, so a batch is never much slower than a loop.
+std::size_t threads_for(std::size_t threads, std::size_t items, std::size_t bytes) noexcept;
+
 /// Threads that stay alive between batch calls, so their per-thread state (vocabulary caches,
 /// scratch buffers) stays warm and no call pays for starting threads. Grows to the most helpers
 /// ever asked for (at most kMaxThreads); never shrinks. Many callers may run jobs at once: each

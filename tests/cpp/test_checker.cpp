@@ -458,8 +458,11 @@ TEST(CheckerBatch, EqualsSequentialAndKeepsOrder) {
   std::vector<std::string> queries;
   std::vector<ck::CheckInput> inputs;
   for (int i = 0; i < 64; ++i) queries.push_back("zebra number " + std::to_string(i * 7));
+  // A long third chunk: batches under 16 KiB a thread stay on the calling thread (threads_for).
+  std::string filler;
+  while (filler.size() < 4096) filler += "Savanna grass grows tall after the rains. ";
   for (int i = 0; i < 64; ++i) {
-    inputs.push_back(input(queries[i], {texts[i], texts[(i + 1) % 64]}));
+    inputs.push_back(input(queries[i], {texts[i], texts[(i + 1) % 64], filler}));
   }
   for (const std::size_t threads : {1U, 2U, 4U, 0U}) {
     const std::vector<ck::CheckResult> batch = checker.check_batch(inputs, threads);
@@ -476,7 +479,9 @@ TEST(CheckerBatch, EqualsSequentialAndKeepsOrder) {
 
 TEST(CheckerBatch, FirstFailingIndexIsRethrown) {
   const ck::SufficiencyChecker checker = make_checker(ck::Scoring::kDefault);
-  std::vector<ck::CheckInput> inputs(50, input("zebra", {"zebra"}));
+  std::string filler;
+  while (filler.size() < 4096) filler += "Savanna grass grows tall after the rains. ";
+  std::vector<ck::CheckInput> inputs(50, input("zebra", {"zebra", filler}));
   inputs[7].min_contexts = 0;
   inputs[30].recency_days = -2.0;
   try {

@@ -312,12 +312,17 @@ TEST(ClaimBatch, CheckAnswersEqualsSequentialCalls) {
       "Based on the evidence, the following applies. Cheating means deceiving [S2]."};
   for (int i = 0; i < 40; ++i) answers.push_back(answers[static_cast<std::size_t>(i) % 5] + " x");
   std::vector<std::string_view> views(answers.begin(), answers.end());
-  const std::vector<std::vector<ChunkInput>> chunks(answers.size(), kChunks);
+  // A long uncited chunk: batches under 16 KiB a thread stay on the calling thread (threads_for).
+  std::string filler;
+  while (filler.size() < 4096) filler += "Savanna grass grows tall after the rains. ";
+  std::vector<ChunkInput> with_filler = kChunks;
+  with_filler.push_back({"F1", filler});
+  const std::vector<std::vector<ChunkInput>> chunks(answers.size(), with_filler);
   for (const std::size_t threads : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
     const std::vector<AnswerResult> batch = sc::claims::check_answers(cfg, views, chunks, threads);
     ASSERT_EQ(batch.size(), answers.size());
     for (std::size_t i = 0; i < answers.size(); ++i) {
-      const AnswerResult one = sc::claims::check_answer(cfg, views[i], kChunks);
+      const AnswerResult one = sc::claims::check_answer(cfg, views[i], with_filler);
       ASSERT_EQ(batch[i].claims.size(), one.claims.size());
       for (std::size_t j = 0; j < one.claims.size(); ++j) {
         EXPECT_EQ(batch[i].claims[j].score, one.claims[j].score);

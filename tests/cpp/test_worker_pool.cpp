@@ -110,6 +110,16 @@ TEST(ParallelForPool, AnOwnPoolJoinsItsThreadsWhenDestroyed) {
   }
 }
 
+TEST(ParallelForPool, SmallBatchesStayOnTheCallingThread) {
+  const std::size_t per = sc::kMinBytesPerThread;
+  EXPECT_EQ(sc::threads_for(8, 100, per - 1), 1U);    // under one thread's share
+  EXPECT_EQ(sc::threads_for(8, 100, 3 * per), 3U);    // one thread per share
+  EXPECT_EQ(sc::threads_for(8, 2, 100 * per), 2U);    // at most one per item
+  EXPECT_EQ(sc::threads_for(3, 100, 100 * per), 3U);  // at most what was asked
+  EXPECT_EQ(sc::threads_for(0, 100, 1000 * per), std::min<std::size_t>(sc::usable_cores(), 100));
+  EXPECT_EQ(sc::threads_for(4, 0, 0), 1U);
+}
+
 TEST(ParallelForPool, UsableCoresIsPositive) {
   const std::size_t cores = sc::usable_cores();
   EXPECT_GE(cores, 1U);

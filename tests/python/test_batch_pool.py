@@ -10,8 +10,10 @@ import pytest
 import sufficient_context as sc
 
 QUERIES = [f"When did the river {w} flood the valley?" for w in ("Amstel", "Rhône", "Ganges", "Volga", "Nile")] * 8
+# A long third chunk per row: batches under 16 KiB of text a thread stay on the calling thread.
+_FILLER = "Spring rains raise the rivers of the plain, and the old dikes hold most years. " * 40
 CONTEXTS = [
-    [f"The {w} flooded the valley in {1900 + i}.", "Floods are common in spring."]
+    [f"The {w} flooded the valley in {1900 + i}.", "Floods are common in spring.", _FILLER]
     for i, w in enumerate(["Amstel", "Rhône", "Ganges", "Volga", "Nile"] * 8)
 ]
 
@@ -45,9 +47,10 @@ def test_batches_from_many_python_threads_equal_one_by_one_checks() -> None:
 def test_claim_batches_run_on_the_pool_with_the_same_results() -> None:
     coverage = sc.ClaimCoverage()
     answers = [f"The {c[0].split()[1]} flooded the valley [S1]." for c in CONTEXTS]
-    expected = [coverage.check_answer(a, c).supported_ratio for a, c in zip(answers, CONTEXTS)]
+    chunks = [[*c[:2], c[2] * 3] for c in CONTEXTS]  # answers are shorter than queries: more text per row
+    expected = [coverage.check_answer(a, c).supported_ratio for a, c in zip(answers, chunks)]
     for threads in (None, 1, 2, 7):
-        got = [r.supported_ratio for r in coverage.check_answers(answers, CONTEXTS, threads=threads)]
+        got = [r.supported_ratio for r in coverage.check_answers(answers, chunks, threads=threads)]
         assert got == expected
 
 
@@ -68,3 +71,15 @@ def test_a_forked_child_gets_a_working_pool_of_its_own() -> None:
     with os.fdopen(read, "rb") as fh:
         assert fh.read() == b"ok"
     assert os.WEXITSTATUS(status) == 0
+
+
+def test_claim_batches_with_lone_surrogates_equal_one_by_one_checks() -> None:
+    coverage = sc.ClaimCoverage()
+    answers = ["Water boils \ud800 at 100 degrees [S1].", "The Nile flooded the valley [S1]."]
+    chunks = [["Water boils at 100 degrees \udfff."], [CONTEXTS[4][0]]]
+    batch = coverage.check_answers(answers, chunks, threads=2)
+    for answer, chunk_list, got in zip(answers, chunks, batch):
+        one = coverage.check_answer(answer, chunk_list)
+        assert got.claims == one.claims
+        assert got.claims[0].sentence == answer[got.claims[0].start : got.claims[0].end]  # the original text
+    assert batch[0].supported_ratio == 1.0
