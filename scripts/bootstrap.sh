@@ -55,7 +55,8 @@ case "$mode" in
     $VPY -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps . -w dist/raw
     PATH="$PWD/.venv/bin:$PATH" .venv/bin/auditwheel repair dist/raw/*.whl -w dist >/dev/null
     rm -rf dist/raw
-    ls dist/*manylinux*.whl
+    # The tag README.md promises: a symbol from a newer glibc or libstdc++ would raise it (any x86-64 glibc >= 2.34).
+    ls dist/*manylinux_2_34_x86_64.whl
     $VPY -c "import glob, sys, zipfile; names = zipfile.ZipFile(glob.glob('dist/*.whl')[0]).namelist(); \
 sys.exit(not any(n.endswith('.dist-info/licenses/LICENSE') for n in names))"
     "$PY" -m venv build/wheel-venv

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <system_error>
 
@@ -27,6 +28,15 @@ std::size_t threads_for(std::size_t threads, std::size_t items, std::size_t byte
 }
 
 namespace {
+
+// wait_for in a loop rather than wait: GCC 12's condition_variable::wait(unique_lock&) is a
+// GLIBCXX_3.4.30 symbol, which would raise the wheel's manylinux tag from 2_34 to 2_35; wait_for
+// is inline (pthread_cond_clockwait). An idle thread wakes once a minute.
+template <class Predicate>
+void wait_until_true(std::condition_variable& cv, std::unique_lock<std::mutex>& lock,
+                     Predicate ready) {
+  while (!ready()) cv.wait_for(lock, std::chrono::minutes(1));
+}
 
 std::atomic<WorkerPool*> g_pool{nullptr};
 std::mutex g_pool_create;
@@ -92,7 +102,7 @@ void WorkerPool::work_loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     Job* job = nullptr;
-    wake_.wait(lock, [&] { return stop_ || (job = open_job()) != nullptr; });
+    wait_until_true(wake_, lock, [&] { return stop_ || (job = open_job()) != nullptr; });
     if (stop_) return;
     ++job->joined;
     ++job->active;
@@ -118,7 +128,7 @@ void WorkerPool::run(std::size_t helpers, void (*fn)(void*), void* ctx) {
   fn(ctx);
   std::unique_lock<std::mutex> lock(mutex_);
   jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));  // no helper joins from here on
-  done_.wait(lock, [&] { return job.active == 0; });
+  wait_until_true(done_, lock, [&] { return job.active == 0; });
 }
 
 }  // namespace sc
