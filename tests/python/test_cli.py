@@ -338,3 +338,14 @@ def test_calibrate_writes_a_config_that_from_config_reads(tmp_path: Path) -> Non
     coverage = sc.ClaimCoverage.from_config(config)
     assert 0.0 < coverage.min_overlap <= 1.0
     assert calibrate(data, 0.9).to_config() == document
+
+
+def test_a_broken_json_line_is_reported_at_its_own_column(tmp_path: Path) -> None:
+    from sufficient_context.evaluation.rows import RowError, read_rows
+
+    data = tmp_path / "turns.jsonl"
+    data.write_bytes(b'{"query": "q", "contexts": ["c"]}\n{"query": "bad row"\r\n')
+    rows = list(read_rows(data))
+    assert isinstance(rows[1], RowError)
+    # Column 20 of line 2 (where the object stops), not column 1 of the line break after it.
+    assert str(rows[1]).endswith("not valid JSON: Expecting ',' delimiter at column 20")
