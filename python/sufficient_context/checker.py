@@ -558,10 +558,19 @@ class SufficientContextChecker:
             min_contexts = int_in_range(min_contexts, "min_contexts")
         if recency_days is not None:
             recency_days = _real(recency_days, "recency_days")
+        lexical = self._embedder is None and query_embedding is None
+        if lexical and type(retrieved_contexts) is list and _all_str(retrieved_contexts):
+            # The most common call, strs and no embeddings: nothing to adapt (ids S1..Sn, no per-chunk arrays).
+            core = self._core.check(query, retrieved_contexts, None, None, None, None, None,
+                                    0.0 if now is None else _now_seconds(now), min_contexts, recency_days)  # fmt: skip
+            result = SufficiencyResult._from_core(core, scoring, (time.perf_counter() - start) * 1e3)
+            if self._escalate is not None:
+                self._maybe_escalate(result, query, _Prepared(retrieved_contexts, "retrieved_contexts", False))
+            return result
         prepared = _Prepared(retrieved_contexts, "retrieved_contexts", scoring == "reference")
         # `now` only matters for chunks with timestamps; it is still validated when given.
         now_s = (0.0 if prepared.timestamps is None else time.time()) if now is None else _now_seconds(now)
-        if self._embedder is None and query_embedding is None:
+        if lexical:
             qvec = matrix = None  # lexical relevance (see _embeddings)
         else:
             qvec, matrix = self._embeddings(query, prepared, query_embedding, "retrieved_contexts")
@@ -609,20 +618,28 @@ class SufficientContextChecker:
         recency_days = None if recency_days is None else _real(recency_days, "recency_days")
         now_s = _now_seconds(now)
         reference = self.scoring == "reference"
+        lexical = self._embedder is None and query_embeddings is None
+        # Lists of str without embeddings need no adapting (the common case); _PLAIN stands for their _Prepared.
         prepared = [
-            _Prepared(contexts, f"contexts_per_query[{i}]", reference) for i, contexts in enumerate(contexts_per_query)
-        ]
+            _PLAIN if lexical and type(contexts) is list and _all_str(contexts)
+            else _Prepared(contexts, f"contexts_per_query[{i}]", reference)
+            for i, contexts in enumerate(contexts_per_query)
+        ]  # fmt: skip
+        contents: list[Any] = [
+            contexts if p is _PLAIN else p.contents for p, contexts in zip(prepared, contexts_per_query)
+        ]  # fmt: skip
         qvecs: list[Any] = [None] * n
         matrices: list[Any] = [None] * n
-        for i, p in enumerate(prepared):
-            qe = None if query_embeddings is None else query_embeddings[i]
-            qvecs[i], matrices[i] = self._embeddings(queries[i], p, qe, f"contexts_per_query[{i}]")
+        if not lexical:
+            for i, p in enumerate(prepared):
+                qe = None if query_embeddings is None else query_embeddings[i]
+                qvecs[i], matrices[i] = self._embeddings(queries[i], p, qe, f"contexts_per_query[{i}]")
         any_embedding = any(m is not None for m in matrices)
         summaries = [p.summaries for p in prepared] if reference and any(p.summaries for p in prepared) else None
         timestamps = [p.timestamps for p in prepared] if any(p.timestamps is not None for p in prepared) else None
         temps = [p.temperatures for p in prepared] if any(p.temperatures is not None for p in prepared) else None
         cores = self._core.check_batch(
-            list(queries), [p.contents for p in prepared], summaries, timestamps, temps,
+            list(queries), contents, summaries, timestamps, temps,
             qvecs if any_embedding else None, matrices if any_embedding else None,
             now_s, min_contexts, recency_days, threads_n,
         )  # fmt: skip
@@ -632,7 +649,10 @@ class SufficientContextChecker:
         results = [SufficiencyResult._from_core(c, scoring, c.elapsed_ms + share) for c in cores]
         if self._escalate is not None:
             for i, r in enumerate(results):
-                self._maybe_escalate(r, queries[i], prepared[i])
+                p = prepared[i]
+                if p is _PLAIN:
+                    p = _Prepared(contexts_per_query[i], f"contexts_per_query[{i}]", reference)
+                self._maybe_escalate(r, queries[i], p)
         return results
 
     # -- internals -------------------------------------------------------------------------------------------------
@@ -759,6 +779,16 @@ class _Prepared:
     def chunk_id(self, i: int) -> str:
         chunk_id = self.chunks()[i].id
         return str(chunk_id)
+
+
+_PLAIN = object.__new__(_Prepared)  # a list of str: no summaries, timestamps, temperatures or embeddings
+
+
+def _all_str(items: list[Any]) -> bool:
+    for item in items:  # noqa: SIM110 - a loop: all() over a generator costs more than the check on a few chunks
+        if type(item) is not str:
+            return False
+    return True
 
 
 def _query_vector(value: Any) -> NDArray[np.float64]:
