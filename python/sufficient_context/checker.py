@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from ._args import int_in_range
 from ._core import checker as _core
 from ._word_relations import english_word_relations
-from .chunks import Chunk, ChunkLike, as_chunks, plain_ids_and_contents
+from .chunks import Chunk, ChunkLike, all_str, as_chunks, plain_ids_and_contents
 from .config import ConfigSource, load_checker_config
 from .embeddings import EmbeddingAdapter, as_embedding_model
 from .term_statistics import TermStatistics
@@ -559,7 +559,7 @@ class SufficientContextChecker:
         if recency_days is not None:
             recency_days = _real(recency_days, "recency_days")
         lexical = self._embedder is None and query_embedding is None
-        if lexical and type(retrieved_contexts) is list and _all_str(retrieved_contexts):
+        if lexical and type(retrieved_contexts) is list and all_str(retrieved_contexts):
             # The most common call, strs and no embeddings: nothing to adapt (ids S1..Sn, no per-chunk arrays).
             core = self._core.check(query, retrieved_contexts, None, None, None, None, None,
                                     0.0 if now is None else _now_seconds(now), min_contexts, recency_days)  # fmt: skip
@@ -621,7 +621,7 @@ class SufficientContextChecker:
         lexical = self._embedder is None and query_embeddings is None
         # Lists of str without embeddings need no adapting (the common case); _PLAIN stands for their _Prepared.
         prepared = [
-            _PLAIN if lexical and type(contexts) is list and _all_str(contexts)
+            _PLAIN if lexical and type(contexts) is list and all_str(contexts)
             else _Prepared(contexts, f"contexts_per_query[{i}]", reference)
             for i, contexts in enumerate(contexts_per_query)
         ]  # fmt: skip
@@ -782,13 +782,6 @@ class _Prepared:
 
 
 _PLAIN = object.__new__(_Prepared)  # a list of str: no summaries, timestamps, temperatures or embeddings
-
-
-def _all_str(items: list[Any]) -> bool:
-    for item in items:  # noqa: SIM110 - a loop: all() over a generator costs more than the check on a few chunks
-        if type(item) is not str:
-            return False
-    return True
 
 
 def _query_vector(value: Any) -> NDArray[np.float64]:

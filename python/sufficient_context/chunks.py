@@ -103,14 +103,19 @@ def check_unique_ids(ids: Iterable[object], argument: str = "chunks") -> None:
 _SLOW_KEYS = frozenset(("summary", "embedding", "timestamp", "temperature", "metadata", "page_content"))
 
 
+def all_str(items: list[Any]) -> bool:
+    """Whether every item is exactly a str (the fast path of every check: ids S1..Sn, nothing to adapt)."""
+    for item in items:  # noqa: SIM110 - a loop: all() over a generator costs more than the check on a few chunks
+        if type(item) is not str:
+            return False
+    return True
+
+
 def plain_ids_and_contents(items: list[Any], argument: str) -> tuple[list[str] | None, list[str]] | None:
     """(ids, contents) of chunks that are all str or plain ``{"content", "id"?, "score"?}`` dicts, read without
     building a `Chunk` each (the hot path of every check); None when some item needs `as_chunks`. Ids are None when
     every item is a str (S1..Sn, unique by construction). Duplicate ids raise as `as_chunks` would."""
-    for obj in items:
-        if type(obj) is not str:
-            break
-    else:
+    if all_str(items):
         return None, items
     ids: list[str] = []
     contents: list[str] = []

@@ -5,8 +5,6 @@
 (function () {
   "use strict";
 
-  var KEY_STORAGE = "sufficient-context.api-key";
-
   var STATUS_LABELS = {
     answered: "Answered",
     answered_with_caveat: "Answered with caveat",
@@ -23,24 +21,9 @@
 
   // ---------------------------------------------------------------- helpers
 
-  function $(id) {
-    return document.getElementById(id);
-  }
-
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function clear(node) {
-    while (node.firstChild) node.removeChild(node.firstChild);
-  }
-
-  function show(node, visible) {
-    node.hidden = !visible;
-  }
+  var C = window.SCConsole; // common.js
+  var $ = C.$, el = C.el, clear = C.clear, show = C.show, api = C.api;
+  var setStatus = C.setStatus, showError = C.showError, initAuthForm = C.initAuthForm;
 
   function isNumber(value) {
     return typeof value === "number" && isFinite(value);
@@ -52,147 +35,6 @@
 
   function pct(value) {
     return isNumber(value) ? Math.round(value * 100) + "%" : "\u2013";
-  }
-
-  function getKey() {
-    try {
-      return window.localStorage.getItem(KEY_STORAGE) || "";
-    } catch (e) {
-      return "";
-    }
-  }
-
-  function setKey(key) {
-    try {
-      window.localStorage.setItem(KEY_STORAGE, key);
-    } catch (e) {
-      /* storage disabled: the key lives for this page only */
-    }
-    memoryKey = key;
-  }
-
-  var memoryKey = "";
-
-  // ------------------------------------------------------------ API client
-
-  function ApiError(status, message) {
-    this.status = status;
-    this.message = message;
-  }
-
-  function errorMessage(status, body, fallback) {
-    if (body && typeof body === "object") {
-      var detail = body.detail;
-      if (typeof detail === "string") return detail;
-      if (Array.isArray(detail)) {
-        return detail
-          .map(function (d) {
-            return d && d.msg ? d.msg : JSON.stringify(d);
-          })
-          .join("; ");
-      }
-      if (detail && typeof detail === "object" && typeof detail.message === "string") return detail.message;
-      if (body.error && typeof body.error === "object" && typeof body.error.message === "string") {
-        return body.error.message;
-      }
-      if (typeof body.error === "string") return body.error;
-      if (typeof body.message === "string") return body.message;
-    }
-    if (typeof body === "string" && body.trim()) return body.trim().slice(0, 500);
-    return fallback || "HTTP " + status;
-  }
-
-  var pendingAuth = [];
-
-  // fetch JSON from the /v1 API; on 401 ask for the key (once per batch of requests) and retry.
-  function api(path, options) {
-    options = options || {};
-    var headers = { Accept: "application/json" };
-    var key = getKey() || memoryKey;
-    if (key) headers.Authorization = "Bearer " + key;
-    var init = { method: options.method || "GET", headers: headers };
-    if (options.body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(options.body);
-    }
-    return fetch(path, init).then(
-      function (response) {
-        return response.text().then(function (raw) {
-          var body = null;
-          try {
-            body = raw ? JSON.parse(raw) : null;
-          } catch (e) {
-            body = raw;
-          }
-          if (response.status === 401) {
-            return new Promise(function (resolve, reject) {
-              pendingAuth.push({ path: path, options: options, resolve: resolve, reject: reject });
-              askForKey(errorMessage(401, body, "This server needs an API key."), !!key);
-            });
-          }
-          if (!response.ok) {
-            throw new ApiError(response.status, errorMessage(response.status, body, response.statusText));
-          }
-          return body;
-        });
-      },
-      function () {
-        throw new ApiError(0, "Could not reach the server. Is it running?");
-      }
-    );
-  }
-
-  function askForKey(message, hadKey) {
-    var form = $("auth-form");
-    if (!form) return;
-    var intro = form.querySelector("p");
-    if (intro) {
-      intro.textContent = hadKey
-        ? "The saved API key was refused (" + message + "). Enter the right key; it is kept in this browser only."
-        : "This server asks for an API key. It is kept in this browser only (local storage).";
-    }
-    show(form, true);
-    setStatus("");
-    $("api-key").focus();
-  }
-
-  function initAuthForm() {
-    var form = $("auth-form");
-    if (!form) return;
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      var key = $("api-key").value.trim();
-      if (!key) return;
-      setKey(key);
-      $("api-key").value = "";
-      show(form, false);
-      var waiting = pendingAuth;
-      pendingAuth = [];
-      waiting.forEach(function (item) {
-        api(item.path, item.options).then(item.resolve, item.reject);
-      });
-    });
-  }
-
-  // ---------------------------------------------------------- status / error
-
-  function setStatus(text) {
-    var node = $("status");
-    if (node) node.textContent = text || "";
-  }
-
-  function showError(error) {
-    var node = $("error");
-    if (!node) return;
-    clear(node);
-    if (!error) {
-      show(node, false);
-      return;
-    }
-    var status = error instanceof ApiError ? error.status : 0;
-    node.appendChild(el("strong", "", status ? "Error " + status + ": " : "Error: "));
-    node.appendChild(document.createTextNode(error.message || String(error)));
-    show(node, true);
   }
 
   // ------------------------------------------------------------ console page

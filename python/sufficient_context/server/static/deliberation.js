@@ -7,7 +7,6 @@
 (function () {
   "use strict";
 
-  var KEY_STORAGE = "sufficient-context.api-key"; // shared with the other console pages
   var CHOICE_LABELS = {
     provide_more: "More context provided",
     continue: "Continuing with best effort",
@@ -21,146 +20,20 @@
     stream: null, // the AbortController of the open stream
     deadline: null, // Date.now() value when the server continues on its own
     timer: null,
-    returnFocus: null,
-    memoryKey: ""
+    returnFocus: null
   };
 
   // ---------------------------------------------------------------- helpers
 
-  function $(id) {
-    return document.getElementById(id);
-  }
-
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function clear(node) {
-    while (node.firstChild) node.removeChild(node.firstChild);
-  }
-
-  function show(node, visible) {
-    node.hidden = !visible;
-  }
-
-  function getKey() {
-    try {
-      return window.localStorage.getItem(KEY_STORAGE) || session.memoryKey;
-    } catch (e) {
-      return session.memoryKey;
-    }
-  }
-
-  function setKey(key) {
-    session.memoryKey = key;
-    try {
-      window.localStorage.setItem(KEY_STORAGE, key);
-    } catch (e) {
-      /* storage disabled: the key lives for this page only */
-    }
-  }
-
-  function headers(extra) {
-    var out = { Accept: "application/json" };
-    var key = getKey();
-    if (key) out.Authorization = "Bearer " + key;
-    Object.keys(extra || {}).forEach(function (name) {
-      out[name] = extra[name];
-    });
-    return out;
-  }
-
-  function setStatus(text) {
-    $("status").textContent = text || "";
-  }
-
-  function showError(error) {
-    var node = $("error");
-    clear(node);
-    if (!error) {
-      show(node, false);
-      return;
-    }
-    node.appendChild(el("strong", "", error.status ? "Error " + error.status + ": " : "Error: "));
-    node.appendChild(document.createTextNode(error.message || String(error)));
-    show(node, true);
-  }
+  var C = window.SCConsole; // common.js
+  var $ = C.$, el = C.el, clear = C.clear, show = C.show, api = C.api, ApiError = C.ApiError;
+  var setStatus = C.setStatus, showError = C.showError, initAuthForm = C.initAuthForm;
 
   function mmss(seconds) {
     var s = Math.max(0, Math.ceil(seconds));
     var m = Math.floor(s / 60);
     s -= m * 60;
     return (m < 10 ? "0" : "") + m + ":" + (s < 10 ? "0" : "") + s;
-  }
-
-  // ------------------------------------------------------------ API client
-
-  function ApiError(status, message) {
-    this.status = status;
-    this.message = message;
-  }
-
-  var pendingAuth = [];
-
-  // JSON from the /v1 API; a 401 asks for the key and retries once it is given.
-  function api(path, method, body) {
-    var init = { method: method || "GET", headers: headers(body === undefined ? {} : { "Content-Type": "application/json" }) };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    return fetch(path, init).then(
-      function (response) {
-        return response.text().then(function (raw) {
-          var data = null;
-          try {
-            data = raw ? JSON.parse(raw) : null;
-          } catch (e) {
-            data = null;
-          }
-          if (response.status === 401) {
-            return new Promise(function (resolve, reject) {
-              pendingAuth.push(function () {
-                api(path, method, body).then(resolve, reject);
-              });
-              askForKey();
-            });
-          }
-          if (!response.ok) {
-            var message = data && data.error && data.error.message ? data.error.message : response.statusText;
-            var error = new ApiError(response.status, message);
-            error.param = data && data.error ? data.error.param : null;
-            throw error;
-          }
-          return data;
-        });
-      },
-      function () {
-        throw new ApiError(0, "Could not reach the server. Is it running?");
-      }
-    );
-  }
-
-  function askForKey() {
-    show($("auth-form"), true);
-    setStatus("");
-    $("api-key").focus();
-  }
-
-  function initAuthForm() {
-    $("auth-form").addEventListener("submit", function (event) {
-      event.preventDefault();
-      var key = $("api-key").value.trim();
-      if (!key) return;
-      setKey(key);
-      $("api-key").value = "";
-      show($("auth-form"), false);
-      var waiting = pendingAuth;
-      pendingAuth = [];
-      waiting.forEach(function (retry) {
-        retry();
-      });
-    });
   }
 
   // ------------------------------------------------------------ the stream
@@ -174,13 +47,12 @@
     if (session.lastEventId >= 0) extra["Last-Event-ID"] = String(session.lastEventId);
     $("stream-status").textContent = "Listening for events\u2026";
     fetch("/v1/deliberations/" + encodeURIComponent(session.id) + "/events", {
-      headers: headers(extra),
+      headers: C.authHeaders(extra),
       signal: controller.signal
     })
       .then(function (response) {
         if (response.status === 401) {
-          pendingAuth.push(openStream);
-          askForKey();
+          C.requireKey(openStream, "This server needs an API key.", false);
           return null;
         }
         if (!response.ok || !response.body) throw new ApiError(response.status, "the event stream failed");
@@ -324,11 +196,11 @@
     var button = $("post-button");
     button.disabled = true;
     showError(null);
-    api("/v1/deliberations/" + encodeURIComponent(session.id) + "/contributions", "POST", {
+    api("/v1/deliberations/" + encodeURIComponent(session.id) + "/contributions", { method: "POST", body: {
       round: isFinite(round) ? round : 1,
       expert: expert,
       text: text
-    })
+    } })
       .then(
         function () {
           $("contribution").value = "";
@@ -437,7 +309,7 @@
     var body = { choice: choice };
     if (context && choice === "provide_more") body.context = context;
     setButtons(true);
-    api("/v1/deliberations/" + encodeURIComponent(session.id) + "/context-choice", "POST", body).then(
+    api("/v1/deliberations/" + encodeURIComponent(session.id) + "/context-choice", { method: "POST", body: body }).then(
       function (event) {
         if (choice === "provide_more") $("modal-context").value = "";
         applyChoice(event && event.data ? event.data : { choice: choice });
@@ -603,7 +475,7 @@
     button.disabled = true;
     showError(null);
     setStatus("Starting a session\u2026");
-    api("/v1/deliberations", "POST", topic ? { question: topic } : {})
+    api("/v1/deliberations", { method: "POST", body: topic ? { question: topic } : {} })
       .then(
         function (view) {
           attach(view);
