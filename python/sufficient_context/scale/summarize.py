@@ -63,7 +63,8 @@ def tally_block(block: Any) -> Partial:
 
 
 def _tallied(row: dict[str, Any]) -> dict[str, Any]:
-    """The part of a row's record that ``tally`` reads (the lists of terms and sentences are not read back)."""
+    """The part of a row's record that ``tally`` reads (the lists of terms and sentences are not read back). Not
+    ``record_of``: ``summary_of`` selects only the columns in ``_NEEDED``, so the others are not in the row."""
     record: dict[str, Any] = {"label": row["label"], "kind": row["kind"]}
     if row["sufficiency_level"] is not None:
         record["sufficiency"] = {"score": row["sufficiency_score"], "level": row["sufficiency_level"]}

@@ -168,7 +168,7 @@ def create_app(settings: ServerSettings, retriever: Any = None) -> FastAPI:
 
     @app.exception_handler(BadRequest)
     async def bad_request(request: Request, exc: BadRequest) -> JSONResponse:
-        return error_response(400, exc.message, "invalid_request_error", param=exc.param)
+        return error_response(exc.status, exc.message, exc.kind, param=exc.param)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..deliberation import CHOICES, ContextInsufficiencyMonitor, assumptions_and_limitations
 from .routes_api import error_response
-from .validation import BadRequest, json_object, optional, required
+from .validation import BadRequest, NotFound, json_object, optional, required
 
 __all__ = ["ACTIONS", "Deliberations", "Session", "router"]
 
@@ -168,13 +168,12 @@ def _registry(request: Request) -> Deliberations:
     return registry
 
 
-def _unknown(session_id: str) -> JSONResponse:
-    return error_response(404, f"no deliberation session has the id {session_id!r}", "not_found", param="id")
-
-
-def _session(request: Request, session_id: str) -> Session | JSONResponse:
+def _session(request: Request, session_id: str) -> Session:
+    """The session, or NotFound (404, param "id")."""
     session = _registry(request).get(session_id)
-    return _unknown(session_id) if session is None else session
+    if session is None:
+        raise NotFound("id", f"no deliberation session has the id {session_id!r}")
+    return session
 
 
 def _has_ended(session: Session) -> JSONResponse:
@@ -240,16 +239,12 @@ async def start(request: Request) -> JSONResponse:
 @router.get("/{session_id}")
 async def show(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
-    if isinstance(session, JSONResponse):
-        return session
     return JSONResponse(session.view())
 
 
 @router.delete("/{session_id}")
 async def delete(request: Request, session_id: str) -> JSONResponse:
-    session = _session(request, session_id)
-    if isinstance(session, JSONResponse):
-        return session
+    _session(request, session_id)  # 404 for an unknown id
     _registry(request).remove(session_id)
     return JSONResponse({"ok": True})
 
@@ -257,8 +252,6 @@ async def delete(request: Request, session_id: str) -> JSONResponse:
 @router.post("/{session_id}/contributions")
 async def contribute(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
-    if isinstance(session, JSONResponse):
-        return session
     body = json_object(await request.body())
     round_ = required(body, "round", int)
     expert = _text(body, "expert")
@@ -286,8 +279,6 @@ async def contribute(request: Request, session_id: str) -> JSONResponse:
 @router.post("/{session_id}/answers")
 async def answer(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
-    if isinstance(session, JSONResponse):
-        return session
     body = json_object(await request.body())
     question = _text(body, "question")
     reply = _text(body, "answer", empty=True)  # empty is allowed: it is the clearest partial answer
@@ -301,8 +292,6 @@ async def answer(request: Request, session_id: str) -> JSONResponse:
 @router.post("/{session_id}/context-choice")
 async def choose(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
-    if isinstance(session, JSONResponse):
-        return session
     body = json_object(await request.body())
     choice = required(body, "choice", str)
     context = optional(body, "context", str, None)
@@ -326,8 +315,6 @@ async def choose(request: Request, session_id: str) -> JSONResponse:
 @router.get("/{session_id}/synthesis")
 async def synthesis(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
-    if isinstance(session, JSONResponse):
-        return session
     state = session.monitor.state
     limited = bool(state.limited_context_mode)
     return JSONResponse({"limited_context_mode": limited,
@@ -363,8 +350,6 @@ async def _stream(request: Request, session: Session, cursor: int) -> AsyncItera
 @router.get("/{session_id}/events")
 async def events(request: Request, session_id: str) -> Response:
     session = _session(request, session_id)
-    if isinstance(session, JSONResponse):
-        return session
     # A reconnecting EventSource sends the id of the last event it saw; resume after it.
     last = request.headers.get("last-event-id", "").strip()
     cursor = int(last) + 1 if last.isdigit() else 0

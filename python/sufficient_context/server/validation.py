@@ -12,10 +12,20 @@ __all__ = ["BadRequest", "chat_query", "json_object", "optional", "required"]
 class BadRequest(ValueError):
     """HTTP 400: ``param`` names the field (``messages[1].content``), ``message`` says what is wrong."""
 
+    status = 400
+    kind = "invalid_request_error"
+
     def __init__(self, param: str | None, message: str) -> None:
         super().__init__(message)
         self.param = param
         self.message = message
+
+
+class NotFound(BadRequest):
+    """HTTP 404 for an id (``param``) that names nothing; the same error body as a 400."""
+
+    status = 404
+    kind = "not_found"
 
 
 def json_object(body: bytes) -> dict[str, Any]:
