@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "bindings.hpp"
+#include "gate_retrieval.hpp"
 
 namespace py = pybind11;
 
@@ -115,4 +116,6 @@ void sc::bindings::bind_gate(py::module_& gate) {
       py::arg("scores"), py::arg("min_score") = 0.20, py::arg("min_chunks") = 2,
       py::arg("weak_score") = py::none(), py::arg("argument") = "chunks_or_scores",
       "Apply the retrieval gate to one score per chunk in one call.");
+
+  sc::bindings::add_retrieval_decision(gate);
 }

@@ -3,24 +3,24 @@
 `EvidenceSufficiencyGate.evaluate` is the attention gate (after generation: did the model concentrate enough attention
 on the evidence?); `evaluate_retrieval` is the retrieval gate (before generation: did retrieval find enough similar
 chunks to call the LLM at all?). The decisions are made in C++ (`_core.gate`) in one call per evaluation; this module
-adapts inputs and builds the result dicts and objects.
+adapts inputs and builds the result dicts and objects, except for the retrieval gate's common inputs (float arrays,
+lists of numbers, LlamaIndex nodes), which one C call reads and turns into the finished `RetrievalDecision`.
 """
 
 from __future__ import annotations
 
-import operator
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Union, overload
+from typing import TYPE_CHECKING, Any, Union, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._args import INT_MAX, int_in_range
+from ._args import int_in_range
 from ._core import gate as _core
 from .assembly import LOW_CONFIDENCE_BANNER
-from .chunks import Chunk, ChunkLike, as_chunks, check_unique_ids
+from .chunks import Chunk, ChunkLike, as_chunks
 
 __all__ = [
     "NO_EVIDENCE_MESSAGE",
@@ -254,7 +254,9 @@ class EvidenceSufficiencyGate:
     ) -> RetrievalDecision:
         """The retrieval gate (see `evaluate_retrieval`); a disabled gate returns outcome "normal" and keeps the
         decision it would have made in `would_outcome`."""
-        decision = evaluate_retrieval(chunks_or_scores, min_score, min_chunks, weak_score)
+        decision = _core.retrieval_decision(RetrievalDecision, chunks_or_scores, min_score, min_chunks, weak_score)
+        if decision is None:  # inlined evaluate_retrieval: this runs on every request
+            decision = _general_retrieval(chunks_or_scores, min_score, min_chunks, weak_score)
         if self._config.enabled:
             return decision
         if decision.outcome == "normal":
@@ -559,6 +561,52 @@ class RetrievalDecision:
 
         return render_html(self)
 
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            # The gate leaves `message` and `reason` out of a new decision's __dict__: most callers read only the
+            # outcome, and formatting the reason cost more than the gate. They are made from the other fields on
+            # first read and kept, so ==, repr, asdict and dataclasses.replace see the same text as before.
+            state = self.__dict__
+            if (name == "reason" or name == "message") and "would_outcome" in state:
+                value = _retrieval_reason(state) if name == "reason" else _RETRIEVAL_MESSAGES[state["outcome"]]
+                state[name] = value
+                return value
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickles carry the text itself, so a process with another version of this class can read them.
+        return {**self.__dict__, "message": self.message, "reason": self.reason}
+
+
+_RETRIEVAL_MESSAGES = {"no_evidence": NO_EVIDENCE_MESSAGE, "weak_evidence": LOW_CONFIDENCE_BANNER, "normal": ""}
+
+
+def _retrieval_reason(state: dict[str, Any]) -> str:
+    """The reason of a decision, from its fields (the gate's own outcome, scores and counts)."""
+    outcome, best, count = state["would_outcome"], state["max_score"], len(state["passing_chunks"])
+    min_score, min_chunks = state["min_score"], state["min_chunks"]
+    if best is None:
+        return (
+            f"{state['chunk_count']} chunk(s) without retrieval scores: only their count is gated "
+            f"(min_chunks {min_chunks})."
+        )
+    if outcome == "no_evidence":
+        if not state["chunk_count"]:
+            return "No chunks were retrieved."
+        if not count:
+            return f"Best similarity {best:.2f} is below min_score {min_score:.2f}."
+        return (
+            f"Only {count} chunk(s) reach min_score {min_score:.2f} (best similarity {best:.2f}); "
+            f"min_chunks is {min_chunks}."
+        )
+    if outcome == "weak_evidence":
+        return (
+            f"{count} chunk(s) reach min_score {min_score:.2f}, but the best similarity {best:.2f} is below "
+            f"weak_score {state['weak_score']:.2f}: answer under the low-confidence banner."
+        )
+    return f"{count} chunk(s) reach min_score {min_score:.2f} (best similarity {best:.2f})."
+
 
 def evaluate_retrieval(
     chunks_or_scores: Iterable[ChunkLike] | Sequence[float] | NDArray[Any],
@@ -587,54 +635,39 @@ def evaluate_retrieval(
     ValueError
         A NaN or infinite score, chunks of which some have a score and some not, or an invalid parameter, naming it.
     """
-    if type(min_score) is not float:  # exact-type tests first: this runs inline on every request
-        min_score = _number(min_score, "min_score")
-    if type(min_chunks) is not int or not 1 <= min_chunks <= INT_MAX:
-        min_chunks = _positive_int(min_chunks, "min_chunks")
+    # The common inputs (a float array, a list of floats, LlamaIndex nodes) are read and decided in one C call.
+    decision = _core.retrieval_decision(RetrievalDecision, chunks_or_scores, min_score, min_chunks, weak_score)
+    if decision is None:
+        decision = _general_retrieval(chunks_or_scores, min_score, min_chunks, weak_score)
+    return decision
+
+
+def _general_retrieval(obj: Any, min_score: Any, min_chunks: Any, weak_score: Any) -> RetrievalDecision:
+    """Every input and parameter the C path leaves to Python: checked here, errors naming the problem."""
+    min_score = _number(min_score, "min_score")
+    min_chunks = _positive_int(min_chunks, "min_chunks")
     weak = None if weak_score is None else _number(weak_score, "weak_score")
-    obj = chunks_or_scores
-    if type(obj) is np.ndarray and obj.ndim == 1 and obj.dtype.kind == "f":  # the core converts and checks finiteness
-        ids: Sequence[str] = _PositionalIds(obj.shape[0])
-        scores: NDArray[Any] | None = obj
+    if not isinstance(obj, (np.ndarray, str, bytes, Mapping)) and isinstance(obj, Iterable):
+        obj = list(obj)  # a generator can be read only once; its items may suit the C path after all
+    # Again with the parameters as plain float / int (NumPy numbers, say): the C path may now take the input.
+    decision = _core.retrieval_decision(RetrievalDecision, obj, min_score, min_chunks, weak)
+    if decision is not None:
+        return decision
+    ids, scores = _retrieval_vector(obj)
+    if scores is None:  # chunks without scores: nothing to compare with min_score, so only their count is gated
+        enough = len(ids) >= min_chunks
+        outcome, best, passing = ("normal" if enough else "no_evidence"), None, list(ids)
     else:
-        ids, scores = _retrieval_vector(obj)
-    if scores is None:
-        return _count_only(ids, min_score, min_chunks, weak)
-    result = _core.evaluate_retrieval(scores, min_score, min_chunks, weak)
-    if type(ids) is _PositionalIds:
-        passing = [f"S{i + 1}" for i in result.passing.tolist()]
-    else:
-        passing = [ids[i] for i in result.passing.tolist()]
-    outcome, best = result.outcome, result.max_score
-    if outcome == "no_evidence":
-        message = NO_EVIDENCE_MESSAGE
-        if not ids:
-            reason = "No chunks were retrieved."
-        elif not passing:
-            reason = f"Best similarity {best:.2f} is below min_score {min_score:.2f}."
-        else:
-            reason = (
-                f"Only {len(passing)} chunk(s) reach min_score {min_score:.2f} (best similarity {best:.2f}); "
-                f"min_chunks is {min_chunks}."
-            )
-    elif outcome == "weak_evidence":
-        message = LOW_CONFIDENCE_BANNER
-        reason = (
-            f"{len(passing)} chunk(s) reach min_score {min_score:.2f}, but the best similarity {best:.2f} is below "
-            f"weak_score {weak:.2f}: answer under the low-confidence banner."
-        )
-    else:
-        message = ""
-        reason = f"{len(passing)} chunk(s) reach min_score {min_score:.2f} (best similarity {best:.2f})."
-    # Filled in one step rather than through the frozen dataclass's __init__ (one object.__setattr__ per field):
-    # the same object, at a fraction of the cost of the gate itself.
+        result = _core.evaluate_retrieval(scores, min_score, min_chunks, weak)
+        indexes = result.passing.tolist()
+        passing = [f"S{i + 1}" for i in indexes] if type(ids) is _PositionalIds else [ids[i] for i in indexes]
+        outcome, best = result.outcome, result.max_score
+    # Filled like the C path fills it (frozen: straight into __dict__), message and reason made when read.
     decision = object.__new__(RetrievalDecision)
     decision.__dict__.update(
         outcome=outcome,
-        message=message,
         max_score=best,
         passing_chunks=passing,
-        reason=reason,
         min_score=min_score,
         min_chunks=min_chunks,
         weak_score=weak,
@@ -643,53 +676,6 @@ def evaluate_retrieval(
         gating_enabled=True,
     )
     return decision
-
-
-def _count_only(ids: Sequence[str], min_score: float, min_chunks: int, weak: float | None) -> RetrievalDecision:
-    """The decision for chunks without scores: nothing to compare with min_score, so only their count is gated."""
-    enough = len(ids) >= min_chunks
-    return RetrievalDecision(
-        outcome="normal" if enough else "no_evidence",
-        message="" if enough else NO_EVIDENCE_MESSAGE,
-        max_score=None,
-        passing_chunks=list(ids),
-        reason=f"{len(ids)} chunk(s) without retrieval scores: only their count is gated (min_chunks {min_chunks}).",
-        min_score=min_score,
-        min_chunks=min_chunks,
-        weak_score=weak,
-        chunk_count=len(ids),
-        would_outcome="normal" if enough else "no_evidence",
-    )
-
-
-_NODE_ID = operator.attrgetter("node.id_")
-_SCORE = operator.attrgetter("score")
-
-
-def _node_scores(items: list[Any]) -> tuple[list[str], NDArray[np.float64] | None] | None:
-    """Ids and scores read straight from LlamaIndex ``NodeWithScore`` objects, without building a chunk per node (the
-    gate needs one float and one id of each); None when the items are anything else, for the general path."""
-    kind = type(items[0]) if items else None
-    if kind is None or kind.__name__ != "NodeWithScore" or set(map(type, items)) != {kind}:
-        return None
-    try:
-        ids = list(map(_NODE_ID, items))
-        raw = list(map(_SCORE, items))
-    except AttributeError:
-        return None  # not LlamaIndex's NodeWithScore after all
-    if set(map(type, ids)) != {str}:
-        return None
-    if len(set(ids)) != len(ids):
-        check_unique_ids(ids, "chunks_or_scores")  # raises, naming both indexes
-    types = set(map(type, raw))
-    if types == {type(None)}:
-        return ids, None  # all unscored: only their count is gated
-    if not types <= {float, int}:
-        return None  # partly scored, bools, other number types: the general path decides and names the problem
-    scores = np.array(raw, dtype=np.float64)
-    if not np.isfinite(scores).all():
-        return None  # the general path names the index of the NaN / inf
-    return ids, scores
 
 
 def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | None]:
@@ -708,9 +694,6 @@ def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | No
                 raise TypeError(f"chunks_or_scores[{i}] must be a number like the items before it; got "
                                 f"{type(x).__name__}")  # fmt: skip
         return _PositionalIds(len(items)), np.array(items, dtype=np.float64)
-    fast = _node_scores(items)
-    if fast is not None:
-        return fast
     chunks = as_chunks(items, argument="chunks_or_scores")
     ids = [str(c.id) for c in chunks]
     scored = [c.score is not None for c in chunks]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+_T = TypeVar("_T")
 
 def check_threshold(value: float, name: str = "threshold") -> None:
     """Raise ValueError naming `name` unless 0 <= value <= 1."""
@@ -56,3 +60,9 @@ def evaluate_retrieval(
     argument: str = "chunks_or_scores",
 ) -> RetrievalResult:
     """Apply the retrieval gate (ValueError naming `argument[i]` on a NaN or infinite score)."""
+
+def retrieval_decision(
+    cls: type[_T], scores: object, min_score: object, min_chunks: object, weak_score: object, /
+) -> _T | None:
+    """The retrieval gate in one call: a `cls` instance with every field but reason and message (the class makes
+    those when read), or None when the input or a parameter needs the general path (its checks and errors)."""
