@@ -56,7 +56,8 @@ struct Workspace {
   std::size_t memory_bytes() const noexcept {
     std::size_t bytes = analyzer.memory_bytes() + ids.memory_bytes() + ready.capacity() +
                         scratch.events.capacity() * sizeof(std::uint64_t) +
-                        scratch.flags.capacity() + profiles.capacity() * sizeof(ChunkProfile) +
+                        scratch.flags.capacity() + scratch.best_flags.capacity() +
+                        profiles.capacity() * sizeof(ChunkProfile) +
                         pending.capacity() * sizeof(Pending);
     for (const ChunkProfile& p : profiles) {
       bytes += (p.present.capacity() * 2 + p.negations.capacity()) * sizeof(std::uint64_t) +
@@ -242,21 +243,37 @@ std::vector<std::string_view> other_numbers(Check& check, const ClaimProfile& cl
                                             std::uint32_t last) {
   constexpr std::size_t kNearNumber = 3;
   struct Seen {
-    std::string key;
+    text::Token token;
     std::string_view shown;
     bool number;
+    bool keyed;  // key holds token_key (computed for numbers and their neighbours only)
+    std::string key;
   };
   std::vector<Seen> tokens;
   std::string folded;
   for_each_unit_token(text, citation_runs_of(text), [&](const text::Token& t, std::uint32_t unit) {
     if (unit < first || unit > last) return;
-    fold_token(t.text, folded);
-    Seen seen{"", t.text, false};
-    seen.number = token_key(t.text, t.kind, folded, seen.key);
+    Seen seen{t, t.text, false, false, ""};
+    // token_key's answer to "is it a number", without stemming.
     const std::string_view digits = number_part(t.text, t.kind);
-    if (!digits.empty()) seen.shown = digits;
+    if (!digits.empty()) {
+      seen.shown = digits;
+      seen.number = true;
+    } else if (t.kind == text::TokenKind::Word) {
+      fold_token(t.text, folded);
+      seen.number = !number_word(folded).empty();
+    }
     tokens.push_back(std::move(seen));
   });
+  const auto key_of = [&](std::size_t i) -> const std::string& {
+    Seen& seen = tokens[i];
+    if (!seen.keyed) {
+      fold_token(seen.token.text, folded);
+      token_key(seen.token.text, seen.token.kind, folded, seen.key);
+      seen.keyed = true;
+    }
+    return seen.key;
+  };
   const auto claim_item = [&](const std::string& key, bool content_only) {
     for (std::size_t j = 0; j < claim.items.size(); ++j) {
       if (content_only && claim.kinds[j] != ItemKind::Content) continue;
@@ -267,14 +284,14 @@ std::vector<std::string_view> other_numbers(Check& check, const ClaimProfile& cl
   std::vector<std::string_view> near;
   std::vector<std::string_view> all;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (!tokens[i].number || claim_item(tokens[i].key, false)) continue;
+    if (!tokens[i].number || claim_item(key_of(i), false)) continue;
     if (std::find(all.begin(), all.end(), tokens[i].shown) == all.end()) {
       all.push_back(tokens[i].shown);
     }
     const std::size_t lo = i >= kNearNumber ? i - kNearNumber : 0;
     const std::size_t hi = std::min(tokens.size(), i + kNearNumber + 1);
     for (std::size_t k = lo; k < hi; ++k) {
-      if (k != i && claim_item(tokens[k].key, true)) {
+      if (k != i && claim_item(key_of(k), true)) {
         if (std::find(near.begin(), near.end(), tokens[i].shown) == near.end()) {
           near.push_back(tokens[i].shown);
         }
@@ -287,10 +304,9 @@ std::vector<std::string_view> other_numbers(Check& check, const ClaimProfile& cl
 
 /// Why the best chunk falls short (default mode): what it says instead of a number, names and
 /// words it lacks, a negation mismatch, an antonym.
-std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best) {
+std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best, const Support& s) {
   if (check.config().mode() != Mode::Default || !claim.has_content()) return "";
   const ChunkProfile& chunk = check.chunk(best);
-  const Support s = check.support(claim, best);
   const std::string id(check.chunks()[best].id);
   std::string out;
   std::vector<std::string_view> numbers;
@@ -333,15 +349,17 @@ ClaimResult decide(Check& check, Pending& p) {
   r.has_content = p.profile.has_content();
   r.threshold = config.threshold(p.cited ? p.evidence.size() : 1);
   std::size_t best = 0;
+  Support best_support;  // of chunk `best`, for the reason
   r.score = 0.0;
   for (const std::size_t i : p.evidence) {
-    const Support s = check.support(p.profile, i);
+    Support s = check.support(p.profile, i);
     r.overlaps.emplace_back(i, s.overlap);
     // An uncited claim (check_claim) is scored against every chunk but covered only when meta.
     if (p.cited && s.score >= r.threshold) r.covering.push_back(i);
     if (r.overlaps.size() == 1 || s.score > r.score) {
       r.score = s.score;
       best = i;
+      best_support = std::move(s);
     }
   }
   r.is_meta = check.meta(p.profile);
@@ -371,7 +389,7 @@ ClaimResult decide(Check& check, Pending& p) {
       r.reason = "no citation; " + id + " supports it (" + fixed2(r.score) + "): cite it";
     } else if (r.has_content) {
       r.reason = "no citation, and no chunk supports it: best support " + fixed2(r.score) + " (" +
-                 id + ") < " + thr + shortfall(check, p.profile, best);
+                 id + ") < " + thr + shortfall(check, p.profile, best, best_support);
     } else {
       r.reason = "no citation";
     }
@@ -384,7 +402,7 @@ ClaimResult decide(Check& check, Pending& p) {
   } else {
     r.reason = "not covered: best support " + fixed2(r.score) + " (" +
                std::string(check.chunks()[best].id) + ") < " + thr +
-               shortfall(check, p.profile, best) + unknown;
+               shortfall(check, p.profile, best, best_support) + unknown;
   }
   return r;
 }
@@ -404,7 +422,7 @@ ClaimResult check_claim(const ClaimConfig& config, std::string_view claim,
 
 AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
                           const std::vector<ChunkInput>& chunks) {
-  const std::vector<text::Span> spans = text::split_sentences(answer);
+  const std::vector<text::Span> spans = sentence_spans(answer);
   const std::size_t limit = config.options().max_sentences;
   if (limit != 0 && spans.size() > limit) {
     throw std::length_error("answer has " + std::to_string(spans.size()) +

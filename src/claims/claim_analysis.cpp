@@ -1,6 +1,7 @@
 #include "claims/claim_analysis.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "claims/phrases.hpp"
 #include "claims/python_words.hpp"
@@ -32,6 +33,51 @@ void set_bit(std::vector<std::uint64_t>& bits, std::uint32_t i) {
 }
 
 }  // namespace
+
+std::size_t first_possible_break(std::string_view text) noexcept {
+  // Eight bytes at a time (a zero byte of w ^ c marks c: the exact "has a zero byte" test), then
+  // byte by byte within the word that has one.
+  constexpr std::uint64_t kOnes = 0x0101010101010101u;
+  constexpr std::uint64_t kHighs = 0x8080808080808080u;
+  const auto has = [](std::uint64_t w, unsigned char c) {
+    const std::uint64_t x = w ^ (kOnes * c);
+    return (x - kOnes) & ~x & kHighs;
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, text.data() + i, 8);
+    if ((w & kHighs) | has(w, '.') | has(w, '!') | has(w, '?') | has(w, '\n') | has(w, '\r')) {
+      break;
+    }
+  }
+  for (; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b >= 0x80 || b == '.' || b == '!' || b == '?' || b == '\n' || b == '\r') return i;
+  }
+  return text.size();
+}
+
+std::vector<text::Span> sentence_spans(std::string_view text) {
+  const auto closing = [](char c) {
+    return c == '.' || c == '!' || c == '?' || c == ')' || c == ']' || c == '}' || c == '"' ||
+           c == '\'';
+  };
+  // Python's str.isspace() on ASCII (the text is ASCII up to its first possible break).
+  const auto space = [](char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= '\x1c' && c <= '\x1f');
+  };
+  std::size_t i = first_possible_break(text);
+  while (i < text.size() && closing(text[i])) ++i;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  if (i != text.size()) return text::split_sentences(text);
+  std::size_t begin = 0;
+  std::size_t end = text.size();
+  while (begin < end && space(text[begin])) ++begin;
+  while (end > begin && space(text[end - 1])) --end;
+  if (begin == end) return {};
+  return {text::Span{begin, end}};
+}
 
 bool glued_sentence_end(std::string_view text, const text::Token& prev,
                         const text::Token& next) noexcept {
@@ -95,7 +141,7 @@ void ClaimAnalyzer::reset(const ClaimConfig& config) {
   keys_.clear();
   // A memo for another config is cleared by word_info, when this config first needs it (so
   // reference-mode checks in between leave it alone).
-  if (memo_words_.size() > kMemoWords) clear_memo(memo_serial_);
+  if (memo_info_.size() > kMemoWords) clear_memo(memo_serial_);
   item_of_key_.clear();
   for (const std::uint16_t code : filter_codes_) filter_.remove_code(code);
   filter_codes_.clear();
@@ -108,26 +154,17 @@ void ClaimAnalyzer::reset(const ClaimConfig& config) {
 
 std::size_t ClaimAnalyzer::memory_bytes() const noexcept {
   return keys_.memory_bytes() + memo_words_.memory_bytes() + memo_keys_.memory_bytes() +
-         memo_info_.capacity() * sizeof(WordInfo) +
-         memo_links_.capacity() * sizeof(std::string_view) + memo_probe_.capacity() +
+         chunk_words_.memory_bytes() + memo_info_.capacity() * sizeof(WordInfo) +
+         memo_links_.capacity() * sizeof(std::string_view) +
          memo_link_hashes_.capacity() * sizeof(std::uint32_t) +
          memo_link_codes_.capacity() * sizeof(std::uint16_t) +
-         item_info_.capacity() * sizeof(std::uint32_t) +
+         (item_info_.capacity() + token_info_.capacity()) * sizeof(std::uint32_t) +
+         claim_tokens_.capacity() * sizeof(ClaimToken) +
+         meta_ids_.capacity() * sizeof(std::int32_t) +
          item_of_key_.capacity() * sizeof(std::int32_t) +
          (filter_codes_.capacity() + word_codes_.capacity()) * sizeof(std::uint16_t) +
          folded_.capacity() + key_.capacity() + found_.capacity() * sizeof(std::uint64_t) +
          unit_of_.capacity() * sizeof(std::uint32_t);
-}
-
-std::uint32_t ClaimAnalyzer::add_key(std::uint32_t id, std::uint16_t code) {
-  if (id == item_of_key_.size()) {  // new
-    if (!filter_.has(code)) {
-      filter_.add_code(code);
-      filter_codes_.push_back(code);
-    }
-    item_of_key_.push_back(-1);
-  }
-  return id;
 }
 
 void ClaimAnalyzer::add_word_code(std::uint16_t code) {
@@ -150,13 +187,14 @@ void ClaimAnalyzer::claim(std::string_view claim, const std::vector<text::Span>&
   // An opening meta phrase ("In summary,") is no part of what the default score checks.
   std::size_t phrase = 0;
   const PhraseSet& meta = config.meta();
-  if (!meta.empty()) {
-    phrase =
-        meta.longest_match_at(phrase_ids(meta, config.meta_filter(), claim, meta.max_span()), 0);
-  }
   if (config.mode() == Mode::Default) {
-    claim_default(claim, runs, phrase, out);
+    phrase = read_claim_tokens(claim, runs);
+    claim_default(phrase, out);
   } else {
+    if (!meta.empty()) {
+      phrase =
+          meta.longest_match_at(phrase_ids(meta, config.meta_filter(), claim, meta.max_span()), 0);
+    }
     claim_reference(claim, runs, out);
   }
   any_negation_ = any_negation_ || out.has_negation;
@@ -176,14 +214,12 @@ void ClaimAnalyzer::clear_memo(std::uint64_t serial) noexcept {
 const ClaimAnalyzer::WordInfo& ClaimAnalyzer::word_info(const text::Token& token) {
   // Nothing of this check refers to the memo before its first word_info: clearing is safe here.
   if (memo_serial_ != config_->serial()) clear_memo(config_->serial());
-  // Keyed by the token's text and kind: everything below depends on nothing else (and on the
-  // config, whose serial the memo is cleared for).
-  memo_probe_.assign(token.text);
-  memo_probe_.push_back(static_cast<char>(token.kind));
-  const std::size_t before = memo_words_.size();
-  const std::uint32_t index = memo_words_.intern(memo_probe_);
-  if (memo_words_.size() == before) return memo_info_[index];
+  // Keyed by the token's text and kind: everything new_word_info derives depends on nothing else
+  // (and on the config, whose serial the memo is cleared for).
+  return memo_info_[memo_words_.get(token, [&] { return new_word_info(token); })];
+}
 
+std::uint32_t ClaimAnalyzer::new_word_info(const text::Token& token) {
   const ClaimConfig& config = *config_;
   WordInfo info{};
   fold_token(token.text, folded_);
@@ -203,6 +239,14 @@ const ClaimAnalyzer::WordInfo& ClaimAnalyzer::word_info(const text::Token& token
   info.weight = rarity_weight(config.statistics(), key_);
   info.number_length = static_cast<std::uint32_t>(number_part(token.text, token.kind).size());
   info.shape = name_shape(token.text);
+  // The id phrase_ids gives this token, its filter tests included (they decide for number words
+  // and the speaker, whose keys are not their words' prefixes).
+  const KeyFilter& meta_filter = config.meta_filter();
+  info.meta_id = kNoKey;
+  if (!config.meta().empty() && (info.number_length > 0 || meta_filter.might_match_word(folded_)) &&
+      meta_filter.has(prefix_code(key_))) {
+    info.meta_id = config.meta().id(key_);
+  }
   // Related words and antonyms by key: the same for every token of a key.
   const checker::WordRelations& relations = config.relations();
   info.links_begin = static_cast<std::uint32_t>(memo_links_.size());
@@ -219,22 +263,36 @@ const ClaimAnalyzer::WordInfo& ClaimAnalyzer::word_info(const text::Token& token
     memo_link_codes_.push_back(prefix_code(memo_links_[i]));
   }
   memo_info_.push_back(info);
-  return memo_info_.back();
+  return static_cast<std::uint32_t>(memo_info_.size() - 1);
 }
 
-void ClaimAnalyzer::claim_default(std::string_view claim, const std::vector<text::Span>& runs,
-                                  std::size_t skip, ClaimProfile& out) {
-  std::size_t index = 0;
+std::size_t ClaimAnalyzer::read_claim_tokens(std::string_view claim,
+                                             const std::vector<text::Span>& runs) {
+  claim_tokens_.clear();
+  token_info_.clear();
+  for_each_claim_token(claim, runs, [&](const ClaimToken& t) {
+    claim_tokens_.push_back(t);
+    token_info_.push_back(static_cast<std::uint32_t>(&word_info(t.token) - memo_info_.data()));
+  });
+  const PhraseSet& meta = config_->meta();
+  if (meta.empty() || token_info_.empty()) return 0;
+  // phrase_ids(meta, ..., claim, meta.max_span()), from the memo.
+  const std::size_t n = std::min(token_info_.size(), meta.max_span());
+  meta_ids_.clear();
+  for (std::size_t i = 0; i < n; ++i) meta_ids_.push_back(memo_info_[token_info_[i]].meta_id);
+  return meta.longest_match_at(meta_ids_, 0);
+}
+
+void ClaimAnalyzer::claim_default(std::size_t skip, ClaimProfile& out) {
   bool any_checked = false;  // a Content, Number or Speaker item: function words count too
   item_info_.clear();
-  for_each_claim_token(claim, runs, [&](const ClaimToken& t) {
-    if (index++ < skip) return;
+  for (std::size_t index = skip; index < claim_tokens_.size(); ++index) {
+    const ClaimToken& t = claim_tokens_[index];
     ++out.token_count;
-    const std::uint32_t info_index =
-        static_cast<std::uint32_t>(&word_info(t.token) - memo_info_.data());
+    const std::uint32_t info_index = token_info_[index];
     const WordInfo& info = memo_info_[info_index];
     if (info.negation) out.has_negation = true;
-    if (info.skip) return;
+    if (info.skip) continue;
     const ItemKind kind = info.kind;
     any_checked = any_checked || kind != ItemKind::Function;
     any_number_ = any_number_ || kind == ItemKind::Number;
@@ -268,7 +326,7 @@ void ClaimAnalyzer::claim_default(std::string_view claim, const std::vector<text
         is_name(info.shape, t.sentence_start)) {
       out.names[j] = 1;
     }
-  });
+  }
   for (const std::uint32_t id : out.items) item_of_key_[id] = -1;
   if (!any_checked) {
     const bool negation = out.has_negation;
@@ -392,6 +450,7 @@ void ClaimAnalyzer::chunk(std::string_view text, ChunkProfile& out) {
 }
 
 void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
+  chunk_words_.start();
   // (key id << 32 | position) of every token whose key is a claim key, sorted afterwards; the
   // unit of each position.
   std::vector<std::uint64_t>& found = found_;
@@ -403,18 +462,15 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
       text, citation_runs_of(text), [&](const text::Token& token, std::uint32_t unit) {
         const std::uint32_t pos = position++;
         unit_of.push_back(unit);
-        fold_token(token.text, folded_);
-        if (any_negation_ && is_negation(folded_)) out.negations.push_back(pos);
-        // Numbers, number words and the speaker are keyed exactly; other words are stemmed only
+        const ChunkWord& word = chunk_words_.get(token);
+        if (any_negation_ && word.negation) out.negations.push_back(pos);
+        // Numbers, number words and the speaker are keyed exactly; other words are keyed only
         // when the filter lets them by.
-        const bool special = !number_part(token.text, token.kind).empty() ||
-                             (token.kind == text::TokenKind::Word &&
-                              ((any_number_ && !number_word(folded_).empty()) ||
-                               (any_speaker_ && is_speaker(folded_))));
-        if (!special && !filter_.might_match_word(folded_)) return;
-        token_key(token.text, token.kind, folded_, key_);
-        if (!filter_.has(prefix_code(key_))) return;
-        if (const auto id = keys_.find(key_)) {
+        const bool special =
+            word.number || (any_number_ && word.number_word) || (any_speaker_ && word.speaker);
+        if (!special && !word.always_matches && !filter_.has(word.base_code)) return;
+        if (!filter_.has(word.key_code)) return;
+        if (const auto id = keys_.find(word.key, word.key_hash)) {
           found.push_back((std::uint64_t{*id} << 32) | pos);
         }
       });

@@ -8,9 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "claims/chunk_words.hpp"
 #include "claims/claim_config.hpp"
 #include "claims/claim_tokens.hpp"
 #include "claims/key_table.hpp"
+#include "claims/token_memo.hpp"
 #include "text/sentences.hpp"
 
 namespace sc::claims {
@@ -77,6 +79,16 @@ struct ChunkProfile {
 bool glued_sentence_end(std::string_view text, const text::Token& prev,
                         const text::Token& next) noexcept;
 
+/// The offset of the first '.', '!', '?', '\n', '\r' or non-ASCII byte of `text` (its size when
+/// there is none): text::split_sentences ends no sentence before it (every other terminal mark and
+/// line break is non-ASCII), so every token starting before it lies in the first sentence.
+std::size_t first_possible_break(std::string_view text) noexcept;
+
+/// text::split_sentences(text), without its scan when the text is plainly one sentence: from its
+/// first_possible_break on it holds only '.', '!', '?', closing brackets and quotes, then spaces
+/// and tabs (nothing there can end a sentence that another follows), as most short answers do.
+std::vector<text::Span> sentence_spans(std::string_view text);
+
 /// Calls fn(const text::Token&, std::uint32_t unit) for every token of a chunk outside the
 /// citation runs `runs`, with its source unit: a new unit starts at a token in a later sentence of
 /// text::split_sentences(text) than the token before it, or glued to it across a sentence end
@@ -86,7 +98,10 @@ bool glued_sentence_end(std::string_view text, const text::Token& prev,
 template <class Fn>
 std::uint32_t for_each_unit_token(std::string_view text, const std::vector<text::Span>& runs,
                                   Fn&& fn) {
-  const std::vector<text::Span> spans = text::split_sentences(text);
+  // Split only once a token may lie past the first sentence: a one-sentence chunk never is.
+  const std::size_t no_break_before = first_possible_break(text);
+  std::vector<text::Span> spans;
+  bool split = false;
   std::size_t span = 0;
   std::size_t prev_span = 0;
   std::uint32_t unit = 0;
@@ -96,6 +111,10 @@ std::uint32_t for_each_unit_token(std::string_view text, const std::vector<text:
   text::for_each_token(text, [&](const text::Token& token) {
     while (run < runs.size() && runs[run].end <= token.offset) ++run;
     if (run < runs.size() && runs[run].begin <= token.offset) return;
+    if (!split && token.offset >= no_break_before) {
+      spans = text::split_sentences(text);
+      split = true;
+    }
     while (span + 1 < spans.size() && token.offset >= spans[span].end) ++span;
     if (!first && (span != prev_span || glued_sentence_end(text, prev, token))) ++unit;
     fn(token, unit);
@@ -117,7 +136,7 @@ class ClaimAnalyzer {
   /// Forgets the previous check (keeping capacity) and reads `config` from now on.
   void reset(const ClaimConfig& config);
 
-  /// Analyzes one claim; `runs` are its citation runs (byte spans within `claim`). In the default
+  /// Analyzes one claim; `runs` are its citation runs (citation_runs_of(claim)). In the default
   /// mode an opening meta phrase is left out of the items ("In summary, X" is scored as "X").
   ClaimProfile claim(std::string_view claim, const std::vector<text::Span>& runs);
   /// The same into `out` (cleared first, its capacity reused).
@@ -149,8 +168,18 @@ class ClaimAnalyzer {
   std::uint32_t intern_memo(std::string_view key, std::uint32_t hash, std::uint16_t code) {
     return add_key(keys_.intern_view(key, hash), code);
   }
-  /// Registers key `id` (prefix code `code`) when new: filter bit, item scratch.
-  std::uint32_t add_key(std::uint32_t id, std::uint16_t code);
+  /// Registers key `id` (prefix code `code`) when new: filter bit, item scratch. Inline: it runs
+  /// for every claim item and related key.
+  std::uint32_t add_key(std::uint32_t id, std::uint16_t code) {
+    if (id == item_of_key_.size()) {  // new
+      if (!filter_.has(code)) {
+        filter_.add_code(code);
+        filter_codes_.push_back(code);
+      }
+      item_of_key_.push_back(-1);
+    }
+    return id;
+  }
 
   /// What the default mode derives from one claim token's text and kind under the config: its
   /// key, kind, rarity weight, name shape and related / antonym keys. Memoized per analyzer (so
@@ -164,17 +193,22 @@ class ClaimAnalyzer {
     std::uint32_t links_begin;    // related keys: memo_links_[links_begin, related_end)
     std::uint32_t related_end;    // antonym keys: memo_links_[related_end, links_end)
     std::uint32_t links_end;
-    ItemKind kind;  // as an item (Function for a stop word)
+    std::int32_t meta_id;  // phrase_ids' id of the token in the config's meta phrases
+    ItemKind kind;         // as an item (Function for a stop word)
     bool negation;
     bool skip;  // a negation that is not content: no item
     NameShape shape;
   };
   const WordInfo& word_info(const text::Token& token);
+  std::uint32_t new_word_info(const text::Token& token);  // appends to memo_info_, its index
+
   void clear_memo(std::uint64_t serial) noexcept;
-  static constexpr std::size_t kMemoWords = std::size_t{1} << 14;  // cleared past this
+  static constexpr std::size_t kMemoWords = TokenMemo<std::uint32_t>::kMaxWords;  // cleared past
   void add_word_code(std::uint16_t code);
-  void claim_default(std::string_view claim, const std::vector<text::Span>& runs, std::size_t skip,
-                     ClaimProfile& out);
+  /// Default mode: fills claim_tokens_ / token_info_ with the claim's tokens and memo entries
+  /// (one walk serves the meta phrase and the items) and returns the meta phrase's token count.
+  std::size_t read_claim_tokens(std::string_view claim, const std::vector<text::Span>& runs);
+  void claim_default(std::size_t skip, ClaimProfile& out);
   void claim_reference(std::string_view claim, const std::vector<text::Span>& runs,
                        ClaimProfile& out);
   /// Meta check of a claim whose first `end` tokens are a meta phrase (both modes): fills
@@ -197,17 +231,20 @@ class ClaimAnalyzer {
   bool any_speaker_ = false;                 // some claim has the speaker: chunks key "i", "my"...
   std::string folded_;
   std::string key_;
-  std::uint64_t memo_serial_;  // config serial the memo holds
-  KeyTable memo_words_;        // token text + kind byte -> memo_info_ index
-  KeyTable memo_keys_;         // the memo's key strings
+  std::uint64_t memo_serial_;            // config serial the memo holds
+  TokenMemo<std::uint32_t> memo_words_;  // token -> memo_info_ index
+  KeyTable memo_keys_;                   // the memo's key strings
   std::vector<WordInfo> memo_info_;
   std::vector<std::string_view> memo_links_;     // related / antonym keys (views into relations)
   std::vector<std::uint32_t> memo_link_hashes_;  // KeyTable::hash of each
   std::vector<std::uint16_t> memo_link_codes_;   // prefix_code of each (its text is cold)
-  std::string memo_probe_;
-  std::vector<std::uint32_t> item_info_;  // claim_default: memo_info_ index per item
-  std::vector<std::uint64_t> found_;      // chunk_default scratch
-  std::vector<std::uint32_t> unit_of_;    // chunk_default scratch
+  std::vector<std::uint32_t> item_info_;         // claim_default: memo_info_ index per item
+  std::vector<ClaimToken> claim_tokens_;         // read_claim_tokens: the claim's tokens
+  std::vector<std::uint32_t> token_info_;        // read_claim_tokens: memo_info_ index per token
+  std::vector<std::int32_t> meta_ids_;  // read_claim_tokens: meta phrase ids of the first tokens
+  ChunkWords chunk_words_;              // chunk token -> key and test parts
+  std::vector<std::uint64_t> found_;    // chunk_default scratch
+  std::vector<std::uint32_t> unit_of_;  // chunk_default scratch
 };
 
 }  // namespace sc::claims

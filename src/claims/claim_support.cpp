@@ -12,6 +12,7 @@ constexpr std::uint8_t kAntonym = 4;
 // Positions of key `key` in the chunk, as [first, last) into chunk.positions.
 std::pair<std::uint32_t, std::uint32_t> positions_of(const ChunkProfile& chunk,
                                                      std::uint32_t key) noexcept {
+  if (!chunk.contains(key)) return {0, 0};  // the bitset settles most keys without a search
   const auto it = std::lower_bound(chunk.keys.begin(), chunk.keys.end(), key);
   if (it == chunk.keys.end() || *it != key) return {0, 0};
   const auto i = static_cast<std::size_t>(it - chunk.keys.begin());
@@ -26,6 +27,7 @@ bool negation_near(const std::vector<std::uint32_t>& negations, std::uint32_t po
 
 void add_events(const ChunkProfile& chunk, std::uint32_t key, std::uint32_t item, std::uint8_t flag,
                 std::vector<std::uint64_t>& events) {
+  if (!chunk.contains(key)) return;  // most related and antonym keys: no search
   const auto it = std::lower_bound(chunk.keys.begin(), chunk.keys.end(), key);
   if (it == chunk.keys.end() || *it != key) return;
   const auto i = static_cast<std::size_t>(it - chunk.keys.begin());
@@ -97,7 +99,8 @@ Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
   // Windows in the oracle's order (unit u, then units u and u+1), only those touching an event:
   // the others cover nothing and never beat a coverage > 0.
   std::vector<std::uint8_t>& flags = scratch.flags;
-  std::vector<std::uint8_t> best_flags;
+  std::vector<std::uint8_t>& best_flags = scratch.best_flags;
+  best_flags.clear();
   double best = 0.0;
   bool best_antonym = false;
   const auto unit_of = [](std::uint64_t e) { return static_cast<std::uint32_t>(e >> 32); };

@@ -38,8 +38,9 @@ struct Support {
 
 /// Scratch space reused across pairs of one check.
 struct SupportScratch {
-  std::vector<std::uint64_t> events;  // unit << 32 | item << 2 | flag, sorted
-  std::vector<std::uint8_t> flags;    // per item, in the current window
+  std::vector<std::uint64_t> events;     // unit << 32 | item << 2 | flag, sorted
+  std::vector<std::uint8_t> flags;       // per item, in the current window
+  std::vector<std::uint8_t> best_flags;  // flags of the best window so far (empty: none)
 };
 
 /// Calibrated score of a window coverage: [0, kCoverageAtThreshold] -> [0, kThresholdScore]

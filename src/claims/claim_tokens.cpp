@@ -202,10 +202,9 @@ NameShape name_shape(std::string_view token) noexcept {
   return shape;
 }
 
-bool KeyFilter::might_match_word(std::string_view folded) const noexcept {
+bool KeyFilter::always_matches(std::string_view folded) noexcept {
   const std::string_view base = word_base(folded);
-  if (stemmable(base) && stem_may_change_second_letter(base)) return true;
-  return has(prefix_code(base));
+  return stemmable(base) && stem_may_change_second_letter(base);
 }
 
 bool gap_ends_sentence(std::string_view text, std::size_t begin, std::size_t end,

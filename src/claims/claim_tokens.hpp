@@ -95,7 +95,12 @@ class KeyFilter {
 
   /// Whether the key of a word token whose folded form is `folded` may be one that was added.
   /// Numbers are keyed exactly (see token_key) and tested with has(prefix_code(key)).
-  bool might_match_word(std::string_view folded) const noexcept;
+  bool might_match_word(std::string_view folded) const noexcept {
+    return always_matches(folded) || has(prefix_code(word_base(folded)));
+  }
+  /// The part of might_match_word that holds whatever was added: the words whose stem may not
+  /// keep their base's prefix.
+  static bool always_matches(std::string_view folded) noexcept;
 
  private:
   std::unique_ptr<std::bitset<65536>> bits_;

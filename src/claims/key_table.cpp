@@ -5,47 +5,65 @@
 #include <limits>
 #include <stdexcept>
 
-#include "text/interner.hpp"
-
 namespace sc::claims {
 
-std::size_t KeyTable::probe(std::string_view term, std::uint32_t hash) const noexcept {
-  // Linear probing; slots_ is a power of two and at most half full, so this terminates.
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t slot = hash & mask;
-  while (true) {
-    const std::uint32_t entry = slots_[slot];
-    if (entry == 0) return slot;
-    const std::uint32_t id = entry - 1;
-    if (hashes_[id] == hash && terms_[id] == term) return slot;
-    slot = (slot + 1) & mask;
-  }
-}
-
-std::optional<std::uint32_t> KeyTable::find(std::string_view term) const noexcept {
-  if (terms_.empty()) return std::nullopt;
-  const std::uint32_t entry = slots_[probe(term, hash(term))];
-  if (entry == 0) return std::nullopt;
-  return entry - 1;
-}
-
 std::uint32_t KeyTable::hash(std::string_view term) noexcept {
-  return static_cast<std::uint32_t>(text::hash_term(term));
+  // text::hash_term's mixing, with the last 1-7 bytes read by fixed-size loads (overlapping ones
+  // for 4-7 bytes) instead of a variable-length memcpy, a library call that cost most of it on
+  // short words. Any function of the bytes will do: the length is mixed in first.
+  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t h = (term.size() + 1) * kMul;
+  const char* p = term.data();
+  std::size_t left = term.size();
+  while (left >= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+    p += 8;
+    left -= 8;
+  }
+  if (left > 0) {
+    std::uint64_t word;
+    if (left >= 4) {
+      std::uint32_t low;
+      std::uint32_t high;
+      std::memcpy(&low, p, 4);
+      std::memcpy(&high, p + left - 4, 4);
+      word = low | (std::uint64_t{high} << 32);
+    } else {
+      const auto byte = [&](std::size_t i) {
+        return std::uint64_t{static_cast<unsigned char>(p[i])};
+      };
+      word = byte(0) | (byte(left / 2) << 8) | (byte(left - 1) << 16);
+    }
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+  }
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 
 std::uint32_t KeyTable::add(std::string_view term, bool copy, std::uint32_t hash) {
+  std::size_t slot = 0;
   if (!slots_.empty()) {
-    const std::uint32_t entry = slots_[probe(term, hash)];
-    if (entry != 0) return entry - 1;
+    slot = probe(term, hash);
+    const std::uint64_t entry = slots_[slot];
+    if (entry != 0) return static_cast<std::uint32_t>(entry) - 1;
   }
   if (terms_.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
     throw std::length_error("KeyTable: more than 2^32 - 1 distinct keys");
   }
-  if ((terms_.size() + 1) * 2 > slots_.size()) rehash(std::max<std::size_t>(64, slots_.size() * 2));
+  if ((terms_.size() + 1) * 2 > slots_.size()) {
+    rehash(std::max<std::size_t>(64, slots_.size() * 2));
+    slot = probe(term, hash);  // the empty slot found above moved
+  }
   const auto id = static_cast<std::uint32_t>(terms_.size());
-  terms_.push_back(copy ? store(term) : term);
+  if (copy) term = store(term);
+  terms_.emplace_back(term.data(), term.size());
   hashes_.push_back(hash);
-  slots_[probe(term, hash)] = id + 1;
+  slots_[slot] = entry_of(id, hash);
   return id;
 }
 
@@ -74,7 +92,7 @@ void KeyTable::rehash(std::size_t slot_count) {
   for (std::uint32_t id = 0; id < terms_.size(); ++id) {
     std::size_t slot = hashes_[id] & mask;
     while (slots_[slot] != 0) slot = (slot + 1) & mask;
-    slots_[slot] = id + 1;
+    slots_[slot] = entry_of(id, hashes_[id]);
   }
 }
 
@@ -84,7 +102,7 @@ void KeyTable::clear() noexcept {
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t id = terms_.size(); id-- > 0;) {
     std::size_t slot = hashes_[id] & mask;
-    while (slots_[slot] != id + 1) slot = (slot + 1) & mask;
+    while (static_cast<std::uint32_t>(slots_[slot]) != id + 1) slot = (slot + 1) & mask;
     slots_[slot] = 0;
   }
   terms_.clear();
@@ -97,7 +115,7 @@ void KeyTable::clear() noexcept {
 
 std::size_t KeyTable::memory_bytes() const noexcept {
   return blocks_.size() * kBlockSize + large_bytes_ + terms_.capacity() * sizeof(std::string_view) +
-         (hashes_.capacity() + slots_.capacity()) * sizeof(std::uint32_t);
+         hashes_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::uint64_t);
 }
 
 }  // namespace sc::claims

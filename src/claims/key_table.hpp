@@ -37,7 +37,16 @@ class KeyTable {
   static std::uint32_t hash(std::string_view term) noexcept;
 
   /// The id of `term` if present; never inserts.
-  std::optional<std::uint32_t> find(std::string_view term) const noexcept;
+  std::optional<std::uint32_t> find(std::string_view term) const noexcept {
+    return find(term, hash(term));
+  }
+  /// find with `term`'s hash() computed beforehand.
+  std::optional<std::uint32_t> find(std::string_view term, std::uint32_t term_hash) const noexcept {
+    if (terms_.empty()) return std::nullopt;
+    const std::uint64_t entry = slots_[probe(term, term_hash)];
+    if (entry == 0) return std::nullopt;
+    return static_cast<std::uint32_t>(entry) - 1;
+  }
 
   /// The term of `id` (id < size()).
   std::string_view term(std::uint32_t id) const noexcept { return terms_[id]; }
@@ -53,9 +62,27 @@ class KeyTable {
 
  private:
   std::uint32_t add(std::string_view term, bool copy, std::uint32_t hash);
-  std::size_t probe(std::string_view term, std::uint32_t hash) const noexcept;
+  /// The slot of `term`, or the empty slot where it would go. Linear probing; slots_ is a power
+  /// of two and at most half full, so this terminates. Inline: it runs for every chunk token.
+  std::size_t probe(std::string_view term, std::uint32_t hash) const noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t slot = hash & mask;
+    while (true) {
+      const std::uint64_t entry = slots_[slot];
+      if (entry == 0) return slot;
+      // The hash sits in the slot: a mismatch costs no look at the term.
+      if (static_cast<std::uint32_t>(entry >> 32) == hash &&
+          terms_[static_cast<std::uint32_t>(entry) - 1] == term) {
+        return slot;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
   void rehash(std::size_t slot_count);
   std::string_view store(std::string_view term);
+  static std::uint64_t entry_of(std::uint32_t id, std::uint32_t hash) noexcept {
+    return (std::uint64_t{hash} << 32) | (id + 1);
+  }
 
   static constexpr std::size_t kBlockSize = 4096;
 
@@ -66,7 +93,7 @@ class KeyTable {
   std::size_t large_bytes_ = 0;                  // their sizes
   std::vector<std::string_view> terms_;          // by id
   std::vector<std::uint32_t> hashes_;            // low 32 hash bits by id
-  std::vector<std::uint32_t> slots_;             // open addressing: id + 1, 0 = empty
+  std::vector<std::uint64_t> slots_;  // open addressing: hash << 32 | (id + 1), 0 = empty
 };
 
 }  // namespace sc::claims

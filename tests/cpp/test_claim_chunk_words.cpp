@@ -1,0 +1,396 @@
+// The shortcuts of the claim analysis (lazy sentence split, the chunk-word memo, the meta phrase
+// read from the word memo, KeyTable's hash) against the plain computations they replace.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "checker/term_statistics.hpp"
+#include "checker/word_relations.hpp"
+#include "claims/answer_coverage.hpp"
+#include "claims/chunk_words.hpp"
+#include "claims/claim_analysis.hpp"
+#include "claims/claim_config.hpp"
+#include "claims/claim_tokens.hpp"
+#include "claims/key_table.hpp"
+#include "claims/phrases.hpp"
+#include "text/sentences.hpp"
+#include "text/tokenizer.hpp"
+
+namespace {
+
+using sc::claims::ChunkWord;
+using sc::claims::ChunkWords;
+using sc::claims::KeyTable;
+
+// Texts for every shortcut: sentence ends of each kind, abbreviations, numbers, citations, line
+// breaks, Unicode terminals and spaces, invalid UTF-8, long tokens.
+const std::vector<std::string> kTexts = {
+    "",
+    " ",
+    "one",
+    "No terminal punctuation at all",
+    "One sentence only.",
+    "One sentence only. ",
+    "Two sentences here. And the second one!",
+    "Is it? Yes. Really... Sure!?",
+    "The value is 10.5 and 3.14 here",
+    "Dr. Smith met Mr. Jones in the U.S. The law was new.",
+    "Whoever cheats [S1]. Shall be punished [S2] [S3].",
+    "A marker after the end. [S1] Next sentence.",
+    "Line one\nline two continues\n\nA new paragraph",
+    "Ends with a line break.\nNext line.",
+    "Windows\r\nline breaks.\r\nHere",
+    "Caf\xc3\xa9 au lait costs \xe2\x82\xac"
+    "5. The end",
+    "CJK\xe3\x80\x82"
+    "Next\xef\xbc\x81"
+    "More",
+    "Ellipsis\xe2\x80\xa6 Then more",
+    "Devanagari \xe0\xa5\xa4 danda",
+    "Line\xe2\x80\xa8separator and\xc2\x85"
+    "NEL",
+    "Invalid \xff\xfe bytes. Then \xc3 more.",
+    "Woo-jin.Yeon is glued.Here too",
+    "- item one\n- item two\n1. numbered",
+    "# Heading\nBody text here.",
+    "Supercalifragilisticexpialidocious-antidisestablishmentarianism words are long.",
+    "Seven years; 1,000 people; the 1840s and 19th century; I think my claim isn't wrong.",
+    "ALL CAPS NAMES LIKE NASA AND THE U.N. MEET.",
+    "tab\tseparated\x0bvertical\x0c"
+    "form feed. x",
+};
+
+std::size_t plain_first_break(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b >= 0x80 || b == '.' || b == '!' || b == '?' || b == '\n' || b == '\r') return i;
+  }
+  return text.size();
+}
+
+TEST(ClaimChunkWords, FirstPossibleBreakAtEveryOffset) {
+  for (const std::string& text : kTexts) {
+    EXPECT_EQ(sc::claims::first_possible_break(text), plain_first_break(text)) << text;
+  }
+  // Each break byte at each offset of texts longer than one 8-byte word.
+  for (const char mark : std::string(".!?\n\r\x80\xff")) {
+    for (std::size_t size = 1; size <= 40; ++size) {
+      for (std::size_t at = 0; at < size; ++at) {
+        std::string text(size, 'a');
+        text[at] = mark;
+        ASSERT_EQ(sc::claims::first_possible_break(text), at) << size << " " << at;
+      }
+      EXPECT_EQ(sc::claims::first_possible_break(std::string(size, 'a')), size);
+    }
+  }
+  // Bytes next to the marks ('-' = '.' - 1, '/' = '.' + 1...) are no marks.
+  EXPECT_EQ(sc::claims::first_possible_break("-/ \" >@\x0b\x0c\x0e\x7f-/ \" >@\x0b\x0c\x0e\x7f"),
+            std::size_t{22});
+}
+
+// for_each_unit_token as it was: the sentence split up front.
+std::vector<std::pair<std::string, std::uint32_t>> eager_units(std::string_view text) {
+  std::vector<std::pair<std::string, std::uint32_t>> out;
+  const std::vector<sc::text::Span> runs = sc::claims::citation_runs_of(text);
+  const std::vector<sc::text::Span> spans = sc::text::split_sentences(text);
+  std::size_t span = 0;
+  std::size_t prev_span = 0;
+  std::uint32_t unit = 0;
+  bool first = true;
+  sc::text::Token prev{};
+  std::size_t run = 0;
+  sc::text::for_each_token(text, [&](const sc::text::Token& token) {
+    while (run < runs.size() && runs[run].end <= token.offset) ++run;
+    if (run < runs.size() && runs[run].begin <= token.offset) return;
+    while (span + 1 < spans.size() && token.offset >= spans[span].end) ++span;
+    if (!first && (span != prev_span || sc::claims::glued_sentence_end(text, prev, token))) ++unit;
+    out.emplace_back(std::string(token.text), unit);
+    first = false;
+    prev = token;
+    prev_span = span;
+  });
+  return out;
+}
+
+TEST(ClaimChunkWords, LazySplitGivesTheSameUnits) {
+  for (const std::string& text : kTexts) {
+    std::vector<std::pair<std::string, std::uint32_t>> lazy;
+    const std::uint32_t count =
+        sc::claims::for_each_unit_token(text, sc::claims::citation_runs_of(text),
+                                        [&](const sc::text::Token& t, std::uint32_t unit) {
+                                          lazy.emplace_back(std::string(t.text), unit);
+                                        });
+    const auto eager = eager_units(text);
+    EXPECT_EQ(lazy, eager) << text;
+    EXPECT_EQ(count, eager.empty() ? 0u : eager.back().second + 1) << text;
+  }
+}
+
+void expect_same(const ChunkWord& a, const ChunkWord& b, std::string_view token) {
+  EXPECT_EQ(a.key, b.key) << token;
+  EXPECT_EQ(a.key_hash, b.key_hash) << token;
+  EXPECT_EQ(a.key_code, b.key_code) << token;
+  EXPECT_EQ(a.base_code, b.base_code) << token;
+  EXPECT_EQ(a.always_matches, b.always_matches) << token;
+  EXPECT_EQ(a.number, b.number) << token;
+  EXPECT_EQ(a.number_word, b.number_word) << token;
+  EXPECT_EQ(a.speaker, b.speaker) << token;
+  EXPECT_EQ(a.negation, b.negation) << token;
+}
+
+TEST(ClaimChunkWords, MemoMatchesTheDirectComputation) {
+  ChunkWords memo;
+  KeyTable keys;
+  std::string folded;
+  std::string key;
+  for (int pass = 0; pass < 2; ++pass) {  // first sight, then from the memo
+    memo.start();
+    for (const std::string& text : kTexts) {
+      sc::text::for_each_token(text, [&](const sc::text::Token& token) {
+        const ChunkWord direct = sc::claims::make_chunk_word(token, keys, folded, key);
+        expect_same(memo.get(token), direct, token.text);
+      });
+    }
+  }
+  // Spot checks of the parts.
+  const auto word = [&](std::string_view text) {
+    std::vector<sc::text::Token> tokens = sc::text::tokenize(text);
+    EXPECT_EQ(tokens.size(), 1u) << text;
+    return memo.get(tokens[0]);
+  };
+  EXPECT_EQ(word("Punished").key, "punish");
+  EXPECT_EQ(word("10,000").key, "10000");
+  EXPECT_TRUE(word("10,000").number);
+  EXPECT_EQ(word("Seven").key, "7");
+  EXPECT_TRUE(word("Seven").number_word);
+  EXPECT_TRUE(word("My").speaker);
+  EXPECT_TRUE(word("isn't").negation);
+  EXPECT_TRUE(word("dying").always_matches);
+  const std::string long_word(ChunkWords::kInline + 5, 'z');  // computed, not kept
+  EXPECT_EQ(word(long_word).key, long_word);
+  EXPECT_EQ(word(long_word).key, long_word);
+}
+
+TEST(ClaimChunkWords, MemoStartsOverWhenFull) {
+  ChunkWords memo;
+  KeyTable keys;
+  std::string folded;
+  std::string key;
+  const auto check = [&](std::size_t i) {
+    const std::string text = "w" + std::to_string(i) + "ing";
+    const sc::text::Token token{text, 0, sc::text::TokenKind::Identifier};
+    const ChunkWord direct = sc::claims::make_chunk_word(token, keys, folded, key);
+    expect_same(memo.get(token), direct, text);
+  };
+  memo.start();
+  const std::size_t total = ChunkWords::kMaxWords + 100;
+  for (std::size_t i = 0; i < total; ++i) check(i);  // the last 100: computed, not kept
+  EXPECT_EQ(memo.size(), ChunkWords::kMaxWords);
+  memo.start();
+  EXPECT_EQ(memo.size(), 0u);
+  for (std::size_t i = 0; i < 1000; ++i) check(i);
+  EXPECT_EQ(memo.size(), 1000u);
+  // A text with two kinds is two words.
+  const sc::text::Token as_word{"abc", 0, sc::text::TokenKind::Word};
+  const sc::text::Token as_id{"abc", 0, sc::text::TokenKind::Identifier};
+  memo.get(as_word);
+  memo.get(as_id);
+  EXPECT_EQ(memo.size(), 1002u);
+}
+
+TEST(ClaimChunkWords, KeyTableHashReadsEveryByte) {
+  for (std::size_t size = 1; size <= 24; ++size) {
+    const std::string base(size, 'k');
+    const std::uint32_t h = KeyTable::hash(base);
+    EXPECT_EQ(h, KeyTable::hash(std::string(size, 'k')));
+    for (std::size_t at = 0; at < size; ++at) {
+      std::string other = base;
+      other[at] = 'q';
+      EXPECT_NE(KeyTable::hash(other), h) << size << " " << at;
+    }
+  }
+  EXPECT_NE(KeyTable::hash(""), KeyTable::hash(std::string(1, '\0')));
+  KeyTable table;
+  const std::uint32_t id = table.intern("stem");
+  ASSERT_TRUE(table.find("stem", KeyTable::hash("stem")).has_value());
+  EXPECT_EQ(*table.find("stem", KeyTable::hash("stem")), id);
+  EXPECT_FALSE(table.find("stems", KeyTable::hash("stems")).has_value());
+}
+
+// The meta phrase a claim opens with, read from the word memo, is phrase_ids' longest match.
+TEST(ClaimChunkWords, MetaPhraseFromTheMemoMatchesPhraseIds) {
+  const sc::claims::ClaimConfig config;
+  sc::claims::ClaimAnalyzer analyzer(config);
+  const std::vector<std::string> claims = {
+      "In summary, the law punishes cheating.",
+      "Based on the evidence, it rains.",
+      "Based on the evidence provided, seven people came.",
+      "I hope this helps.",
+      "Seven years in summary.",
+      "The answer is here.",
+      "According to the documents, Paris is mild.",
+      "Here is the answer: cheating is punished.",
+      "In conclusion [S1], the \xe2\x80\x9cquoted\xe2\x80\x9d result holds.",
+      "Overall, caf\xc3\xa9 prices rose \xff.",
+      "",
+      "...",
+  };
+  std::size_t with_phrase = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // a cold memo, then a warm one
+    for (const std::string& claim : claims) {
+      analyzer.reset(config);
+      const auto runs = sc::claims::citation_runs_of(claim);
+      const sc::claims::ClaimProfile profile = analyzer.claim(claim, runs);
+      const std::vector<std::int32_t> ids = sc::claims::phrase_ids(
+          config.meta(), config.meta_filter(), claim, config.meta().max_span());
+      const std::size_t phrase = config.meta().longest_match_at(ids, 0);
+      std::size_t tokens = 0;
+      sc::claims::for_each_claim_token(claim, runs,
+                                       [&](const sc::claims::ClaimToken&) { ++tokens; });
+      EXPECT_EQ(profile.token_count, tokens - phrase) << claim;
+      with_phrase += phrase > 0 ? 1 : 0;
+    }
+  }
+  EXPECT_GE(with_phrase, 8u);  // the test exercises the phrase
+}
+
+// Random texts over the characters the splitter and tokenizer treat specially.
+std::vector<std::string> random_texts(std::size_t count, unsigned seed) {
+  static const std::vector<std::string> kPieces = {
+      "a",
+      "Word",
+      " ",
+      "  ",
+      "\t",
+      "\n",
+      "\r\n",
+      ".",
+      "!",
+      "?",
+      ")",
+      "]",
+      "}",
+      "\"",
+      "'",
+      "[S1]",
+      "[",
+      "1",
+      "10.5",
+      "Dr",
+      "U.S",
+      "e.g",
+      ",",
+      "\x0b",
+      "\x1c",
+      "\xc3\xa9",
+      "\xe2\x80\x9d",
+      "\xe3\x80\x82",
+      "\xe2\x80\xa6",
+      "\xff",
+      "The",
+      "i",
+      "-",
+      "(",
+  };
+  std::mt19937 rng(seed);
+  std::vector<std::string> out;
+  for (std::size_t n = 0; n < count; ++n) {
+    std::string text;
+    const std::size_t parts = rng() % 12;
+    for (std::size_t p = 0; p < parts; ++p) text += kPieces[rng() % kPieces.size()];
+    out.push_back(std::move(text));
+  }
+  return out;
+}
+
+TEST(ClaimChunkWords, SentenceSpansMatchTheSplitter) {
+  std::vector<std::string> texts = kTexts;
+  for (const std::string extra :
+       {"An answer [S1].", "An answer [S1]. ", "An answer.\" ", "Answer!?)\t", "Dr.", " x ",
+        "\x0b"
+        "a\x1c",
+        "Mr. Smith.", "Yes. (S1)", "Yes. \"Quoted\"", "Yes.[S1]", "A. B"}) {
+    texts.push_back(extra);
+  }
+  for (const std::string& t : random_texts(200000, 7)) texts.push_back(t);
+  std::size_t fast = 0;
+  for (const std::string& text : texts) {
+    ASSERT_EQ(sc::claims::sentence_spans(text), sc::text::split_sentences(text)) << text;
+    fast += sc::claims::first_possible_break(text) == text.size() ? 1 : 0;
+  }
+  EXPECT_GT(fast, 1000u);
+}
+
+TEST(ClaimChunkWords, LazySplitGivesTheSameUnitsOnRandomTexts) {
+  for (const std::string& text : random_texts(100000, 11)) {
+    std::vector<std::pair<std::string, std::uint32_t>> lazy;
+    sc::claims::for_each_unit_token(text, sc::claims::citation_runs_of(text),
+                                    [&](const sc::text::Token& t, std::uint32_t unit) {
+                                      lazy.emplace_back(std::string(t.text), unit);
+                                    });
+    ASSERT_EQ(lazy, eager_units(text)) << text;
+  }
+}
+
+// A thread keeps its workspace only under 8 MiB (answer_coverage.cpp's kKeepBytes): its memos
+// must stay well below that however many distinct words go by in checks of ordinary size.
+TEST(ClaimChunkWords, MemosStayBoundedOnHugeVocabularies) {
+  const sc::claims::ClaimConfig config;
+  sc::claims::ClaimAnalyzer analyzer(config);
+  std::size_t most = 0;
+  for (int round = 0; round < 80; ++round) {
+    std::string claim;
+    std::string chunk;
+    for (int i = 0; i < 1050; ++i) {
+      const std::string word = "w" + std::to_string(round * 10000 + i) + "x ";
+      (i < 50 ? claim : chunk) += word;
+    }
+    analyzer.reset(config);
+    const sc::claims::ClaimProfile profile = analyzer.claim(claim, {});
+    const sc::claims::ChunkProfile analyzed = analyzer.chunk(chunk);
+    EXPECT_EQ(profile.items.size(), 50u);
+    EXPECT_EQ(analyzed.token_count, 1000u);
+    most = std::max(most, analyzer.memory_bytes());
+  }
+  EXPECT_LT(most, std::size_t{5} << 20);
+}
+
+// The numbers a reason cites as what the chunk says instead (keys computed only for numbers and
+// their neighbours): expected strings from the implementation that keyed every token.
+TEST(ClaimChunkWords, ReasonsNameTheChunksOtherNumbers) {
+  const sc::claims::ClaimConfig config({}, sc::checker::TermStatistics::english(),
+                                       sc::checker::WordRelations::english());
+  const std::vector<sc::claims::ChunkInput> chunks = {
+      {"S1",
+       "Section 420 of the code: whoever cheats gets seven years and a fine of 1,000 rupees in "
+       "the 1840s."}};
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"Cheats get ten years [S1].",
+       "not covered: best support 0.06 (S1) < 0.30; 'ten' not in S1, which says 'seven'"},
+      {"Cheats pay 500 rupees [S1].",
+       "not covered: best support 0.04 (S1) < 0.30; '500' not in S1, which says 'seven', "
+       "'1,000', '1840'; missing from S1: 'pay'"},
+      {"It happened in the 1850s [S1].",
+       "not covered: best support 0.01 (S1) < 0.30; '1850' not in S1, which says '420', 'seven', "
+       "'1,000', ...; missing from S1: 'happened'"},
+      {"Twelve cats sleep [S1].",
+       "not covered: best support 0.00 (S1) < 0.30; 'Twelve' not in S1, which says '420', "
+       "'seven', '1,000', ...; missing from S1: 'cats', 'sleep'"},
+      {"The 2nd code has 421 sections [S1].",
+       "not covered: best support 0.01 (S1) < 0.30; '2', '421' not in S1, which says '420'"},
+  };
+  for (const auto& [answer, reason] : cases) {
+    const sc::claims::AnswerResult result = sc::claims::check_answer(config, answer, chunks);
+    ASSERT_EQ(result.claims.size(), 1u) << answer;
+    EXPECT_EQ(result.claims[0].reason, reason) << answer;
+  }
+}
+
+}  // namespace
