@@ -86,8 +86,9 @@ def test_ray_results_equal_local_eval_row_by_row_and_bad_rows_are_reported(ray_a
     assert summary["claims"]["labelled"] == 121
     # Small batches, so that rows travel through many batches and blocks.
     results = scale.evaluate(scale.read(path), batch_size=32).materialize()
-    rows = _rows(results)
-    assert [r["line"] for r in rows] == sorted(r["line"] for r in rows)  # one file: its order is kept
+    # Ray Data does not keep row order across actors (it did not under load): rows carry their line to sort on.
+    rows = sorted(_rows(results), key=lambda r: r["line"])
+    assert [r["line"] for r in rows] == sorted({r["line"] for r in rows})  # every line once
     errors = {r["line"]: r["error"] for r in rows if r["error"] is not None}
     assert set(errors) == {6, 91, 151, len(rows) + 1}
     assert errors[6].startswith("not valid JSON")
