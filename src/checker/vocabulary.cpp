@@ -46,11 +46,11 @@ bool is_negation(std::string_view folded) noexcept {
   return folded.size() >= kNt.size() && folded.substr(folded.size() - kNt.size()) == kNt;
 }
 
-const SeedWord* Vocabulary::find_seed(std::string_view spelling,
-                                      std::uint64_t hash) const noexcept {
+const SeedWord* Vocabulary::find_seed(std::string_view spelling, std::uint32_t tag) const noexcept {
   if (seed_->slot_count == 0) return nullptr;
-  const auto tag = static_cast<std::uint32_t>(hash >> 32);
   const std::size_t mask = seed_->slot_count - 1;
+  // The seed's slots are placed by the low bits of the whole hash.
+  const std::uint64_t hash = hash_bytes(spelling);
   for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
     const std::uint64_t entry = seed_->slots[slot];
     if (entry == 0) return nullptr;
@@ -62,10 +62,15 @@ const SeedWord* Vocabulary::find_seed(std::string_view spelling,
   }
 }
 
-const WordInfo& Vocabulary::insert(const text::Token& token, std::uint64_t hash) {
-  const auto index = static_cast<std::uint32_t>(entries_.size());
+std::string_view Vocabulary::keep_folded(std::string_view folded, std::string_view spelling) {
+  return same_bytes(folded, spelling) ? spelling : strings_.store(folded);
+}
+
+const WordInfo& Vocabulary::insert(const text::Token& token, std::uint32_t tag) {
+  const auto index = static_cast<std::uint32_t>(entry_count_);
+  const std::string_view spelling = strings_.store(token.text);
   WordInfo info;
-  if (const SeedWord* w = find_seed(token.text, hash)) {
+  if (const SeedWord* w = find_seed(token.text, tag)) {
     // The seed's analysis, its strings copied next to this memo's others: every later hit reads
     // them, and the memo's arenas are small and hot where the seed's bytes are spread out.
     info.term = w->term;
@@ -75,42 +80,44 @@ const WordInfo& Vocabulary::insert(const text::Token& token, std::uint64_t hash)
     info.kind = static_cast<text::TokenKind>(w->flags & 3u);
     info.negation = (w->flags & 4u) != 0;
     info.folded =
-        folded_.term(folded_.intern(std::string_view(seed_->bytes + w->folded, w->folded_length)));
+        keep_folded(std::string_view(seed_->bytes + w->folded, w->folded_length), spelling);
   } else {
-    info = analyze(token);
+    info = analyze(token, spelling);
     info.id = seed_->word_count + static_cast<std::uint32_t>(analysed_++);
   }
-  const std::string_view spelling = raw_.term(raw_.intern(token.text));
-  entries_.push_back(Entry{spelling, info});
-  hashes_.push_back(hash);
-  if (entries_.size() * 2 > slots_.size()) {
-    rehash(slots_.empty() ? 1024 : slots_.size() * 2);
-  } else {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t slot = hash & mask;
-    while (slots_[slot].index != 0) slot = (slot + 1) & mask;
-    slots_[slot] = Slot{static_cast<std::uint32_t>(hash >> 32), index + 1};
+  if ((entry_count_ + 1) * 2 > slots_.size()) rehash(slots_.empty() ? 1024 : slots_.size() * 2);
+  // `>=`, not `==`: a moved-from vocabulary keeps its count but not its blocks, and stays usable.
+  while (index / kEntriesPerBlock >= entry_blocks_.size()) {
+    entry_blocks_.push_back(std::make_unique<Entry[]>(kEntriesPerBlock));
   }
-  return entries_.back().info;
+  Entry& e = entry_blocks_[index / kEntriesPerBlock][index % kEntriesPerBlock];
+  e = Entry{spelling, info};
+  ++entry_count_;
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t slot = tag & mask;
+  while (slots_[slot].index != 0) slot = (slot + 1) & mask;
+  slots_[slot] = Slot{tag, index + 1};
+  return e.info;
 }
 
 void Vocabulary::rehash(std::size_t slot_count) {
-  slots_.assign(slot_count, Slot{});
+  std::vector<Slot> old(slot_count);
+  old.swap(slots_);
   const std::size_t mask = slot_count - 1;
-  for (std::size_t i = 0; i < entries_.size(); ++i) {
-    std::size_t slot = hashes_[i] & mask;
+  for (const Slot& s : old) {
+    if (s.index == 0) continue;
+    std::size_t slot = s.tag & mask;
     while (slots_[slot].index != 0) slot = (slot + 1) & mask;
-    slots_[slot] =
-        Slot{static_cast<std::uint32_t>(hashes_[i] >> 32), static_cast<std::uint32_t>(i + 1)};
+    slots_[slot] = s;
   }
 }
 
-WordInfo Vocabulary::analyze(const text::Token& token) {
+WordInfo Vocabulary::analyze(const text::Token& token, std::string_view spelling) {
   WordInfo info;
   info.kind = token.kind;
   fold_buffer_.clear();
   text::append_folded(token.text, fold_buffer_);
-  info.folded = folded_.term(folded_.intern(fold_buffer_));
+  info.folded = keep_folded(fold_buffer_, spelling);
   std::string_view term = info.folded;
   if (token.kind == text::TokenKind::Word) {
     info.negation = is_negation(info.folded);
@@ -138,10 +145,9 @@ WordInfo Vocabulary::analyze(const text::Token& token) {
 void Vocabulary::clear() noexcept {
   analysed_ = 0;
   slots_.clear();
-  hashes_.clear();
-  entries_.clear();
-  raw_.clear();
-  folded_.clear();
+  entry_blocks_.clear();
+  entry_count_ = 0;
+  strings_.clear();
   terms_.clear();
   prefixes_.clear();
 }

@@ -4,12 +4,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "checker/english_tables.hpp"
 #include "text/interner.hpp"
+#include "text/string_arena.hpp"
 #include "text/tokenizer.hpp"
 
 namespace sc::checker {
@@ -59,20 +61,19 @@ class Vocabulary {
   /// The analysis of `token` (a token of the text engine's tokenizer). The reference stays
   /// valid until the next lookup() or clear().
   const WordInfo& lookup(const text::Token& token) {
-    const std::uint64_t hash = hash_bytes(token.text);
-    const auto tag = static_cast<std::uint32_t>(hash >> 32);
+    const auto tag = static_cast<std::uint32_t>(hash_bytes(token.text) >> 32);
     if (!slots_.empty()) {
       const std::size_t mask = slots_.size() - 1;
-      for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+      for (std::size_t slot = tag & mask;; slot = (slot + 1) & mask) {
         const Slot& s = slots_[slot];
         if (s.index == 0) break;
         if (s.tag == tag) {
-          const Entry& e = entries_[s.index - 1];
+          const Entry& e = entry(s.index - 1);
           if (same_bytes(e.spelling, token.text)) return e.info;
         }
       }
     }
-    return insert(token, hash);
+    return insert(token, tag);
   }
 
   /// The id of `term` among the terms (the seed's first), adding it when new.
@@ -99,7 +100,7 @@ class Vocabulary {
   std::size_t term_count() const noexcept { return seed_->terms.count + terms_.size(); }
   std::size_t prefix_count() const noexcept { return seed_->prefixes.count + prefixes_.size(); }
   /// Distinct token spellings in this memo (seed words looked up included).
-  std::size_t size() const noexcept { return entries_.size(); }
+  std::size_t size() const noexcept { return entry_count_; }
   /// Of those, the spellings the seed lacked, analysed here.
   std::size_t analysed() const noexcept { return analysed_; }
   /// The seed this vocabulary reads first.
@@ -108,8 +109,9 @@ class Vocabulary {
   /// Heap bytes held (capacity, not size: what the process keeps). The seed is static data,
   /// mapped from the library and shared by all threads: it is not counted.
   std::size_t memory_bytes() const noexcept {
-    return slots_.capacity() * sizeof(Slot) + hashes_.capacity() * sizeof(std::uint64_t) +
-           entries_.capacity() * sizeof(Entry) + raw_.memory_bytes() + folded_.memory_bytes() +
+    return slots_.capacity() * sizeof(Slot) +
+           entry_blocks_.size() * kEntriesPerBlock * sizeof(Entry) +
+           entry_blocks_.capacity() * sizeof(entry_blocks_[0]) + strings_.memory_bytes() +
            terms_.memory_bytes() + prefixes_.memory_bytes() + heap_bytes(fold_buffer_) +
            heap_bytes(stem_buffer_);
   }
@@ -141,13 +143,19 @@ class Vocabulary {
   }
 
  private:
+  // The high 32 bits of hash_bytes(spelling), which also place the slot (tag & mask): a probe
+  // passes other spellings without reading them, and a rehash needs neither them nor their hashes.
   struct Slot {
-    std::uint32_t tag = 0;    // high hash bits
+    std::uint32_t tag = 0;
     std::uint32_t index = 0;  // spelling index + 1; 0 = empty
   };
 
   static std::size_t heap_bytes(const std::string& s) noexcept {
     return s.capacity() > std::string().capacity() ? s.capacity() : 0;  // not the inline buffer
+  }
+
+  const Entry& entry(std::size_t index) const noexcept {
+    return entry_blocks_[index / kEntriesPerBlock][index % kEntriesPerBlock];
   }
 
   static bool same_bytes(std::string_view a, std::string_view b) noexcept {
@@ -167,20 +175,28 @@ class Vocabulary {
   }
 
   // The seed word spelled `spelling`, or null.
-  const SeedWord* find_seed(std::string_view spelling, std::uint64_t hash) const noexcept;
-  const WordInfo& insert(const text::Token& token, std::uint64_t hash);
-  WordInfo analyze(const text::Token& token);
+  const SeedWord* find_seed(std::string_view spelling, std::uint32_t tag) const noexcept;
+  const WordInfo& insert(const text::Token& token, std::uint32_t tag);
+  // The analysis of `token`, whose bytes `spelling` views in strings_.
+  WordInfo analyze(const text::Token& token, std::string_view spelling);
+  // `folded` as kept in strings_: the spelling's own bytes when folding changed nothing (most
+  // words), else a copy.
+  std::string_view keep_folded(std::string_view folded, std::string_view spelling);
   void rehash(std::size_t slot_count);
 
   const SeedVocabulary* seed_;
   std::size_t analysed_ = 0;
   std::vector<Slot> slots_;
-  std::vector<std::uint64_t> hashes_;  // by spelling index (for rehashing)
-  std::vector<Entry> entries_;         // by spelling index
-  text::TermInterner raw_;             // arena of token bytes as they appear in texts
-  text::TermInterner folded_;          // arena of folded surfaces
-  text::TermInterner terms_;           // terms (stems, numbers, identifiers)
-  text::TermInterner prefixes_;        // first 5 code points of terms
+  // Entries by spelling index, in fixed blocks: growing never copies them (nor touches memory
+  // twice, which a fresh process pays for in page faults), and a WordInfo never moves.
+  static constexpr std::size_t kEntriesPerBlock = 1024;
+  std::vector<std::unique_ptr<Entry[]>> entry_blocks_;
+  std::size_t entry_count_ = 0;
+  // Spellings and folded surfaces. Only copies: a spelling reaches insert() once (the slots already
+  // tell it apart), so indexing these too would cost a probe per new word for nothing.
+  text::StringArena strings_;
+  text::TermInterner terms_;     // terms (stems, numbers, identifiers)
+  text::TermInterner prefixes_;  // first 5 code points of terms
   std::string fold_buffer_;
   std::string stem_buffer_;
 };

@@ -4,10 +4,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
+
+#include "text/string_arena.hpp"
 
 namespace sc::text {
 
@@ -74,25 +75,25 @@ class TermInterner {
 
   /// Heap bytes held: the arena plus the tables' capacity.
   std::size_t memory_bytes() const noexcept {
-    return arena_bytes_ + terms_.capacity() * sizeof(std::string_view) +
-           (hashes_.capacity() + slots_.capacity()) * sizeof(std::uint32_t) +
-           blocks_.capacity() * sizeof(blocks_[0]);
+    return arena_.memory_bytes() + terms_.capacity() * sizeof(std::string_view) +
+           slots_.capacity() * sizeof(Slot);
   }
 
  private:
+  // The hash sits in the slot: a probe passes other terms' slots without reading their strings
+  // (one cache line for a miss, the usual case when interning new text), and a rehash needs no
+  // string either.
+  struct Slot {
+    std::uint32_t hash = 0;   // low 32 bits of hash_term()
+    std::uint32_t entry = 0;  // id + 1; 0 = empty
+  };
+
   std::size_t probe(std::string_view term, std::uint32_t hash) const noexcept;
   void rehash(std::size_t slot_count);
-  std::string_view store(std::string_view term);
 
-  static constexpr std::size_t kBlockSize = 16 * 1024;
-
-  std::vector<std::unique_ptr<char[]>> blocks_;  // arena; heap blocks never move
-  std::size_t block_used_ = 0;                   // bytes used in blocks_.back()
-  std::size_t block_capacity_ = 0;               // size of blocks_.back()
-  std::size_t arena_bytes_ = 0;                  // sum of the blocks' sizes
-  std::vector<std::string_view> terms_;          // by id, viewing the arena
-  std::vector<std::uint32_t> hashes_;            // low 32 hash bits by id: cheap compare, rehash
-  std::vector<std::uint32_t> slots_;             // open addressing: id + 1, 0 = empty
+  StringArena arena_;
+  std::vector<std::string_view> terms_;  // by id, viewing the arena
+  std::vector<Slot> slots_;              // open addressing, a power of two, at most half full
 };
 
 }  // namespace sc::text

@@ -84,6 +84,9 @@ void StopWords::add(std::string_view word) {
   const std::string folded = fold(word);
   words_.intern(folded);
   max_length_ = std::max(max_length_, folded.size());
+  if (folded.empty()) return;
+  const std::size_t bit = filter_bit(folded);
+  filter_[bit / 64] |= std::uint64_t{1} << (bit % 64);
 }
 
 bool StopWords::contains(std::string_view word) const {

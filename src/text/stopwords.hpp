@@ -1,7 +1,9 @@
 /// @brief StopWords: a case-folded word set with allocation-free lookup; the English list.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -31,8 +33,17 @@ class StopWords {
   /// only when the set holds a word longer than 128 bytes).
   bool contains(std::string_view word) const;
 
-  /// Whether the already case-folded `folded` is in the set. Never allocates.
-  bool contains_folded(std::string_view folded) const noexcept { return words_.contains(folded); }
+  /// Whether the already case-folded `folded` is in the set. Never allocates. Most words that are
+  /// not in it (longer than every stop word, or of a length and first and last byte no stop word
+  /// has) are answered by a bit test, without hashing.
+  bool contains_folded(std::string_view folded) const noexcept {
+    if (folded.size() > max_length_) return false;
+    if (!folded.empty()) {
+      const std::size_t bit = filter_bit(folded);
+      if (((filter_[bit / 64] >> (bit % 64)) & 1U) == 0) return false;
+    }
+    return words_.contains(folded);
+  }
 
   std::size_t size() const noexcept { return words_.size(); }
   bool empty() const noexcept { return words_.empty(); }
@@ -43,8 +54,18 @@ class StopWords {
  private:
   void add(std::string_view word);
 
+  // A bit of filter_ for a non-empty word: its length, first and last byte mixed.
+  static std::size_t filter_bit(std::string_view word) noexcept {
+    const std::size_t first = static_cast<unsigned char>(word.front());
+    const std::size_t last = static_cast<unsigned char>(word.back());
+    return (first + 31 * last + 977 * word.size()) % kFilterBits;
+  }
+
+  static constexpr std::size_t kFilterBits = 4096;
+
   TermInterner words_;
-  std::size_t max_length_ = 0;  // longest folded word, in bytes
+  std::size_t max_length_ = 0;                            // longest folded word, in bytes
+  std::array<std::uint64_t, kFilterBits / 64> filter_{};  // filter_bit() of every word, set
 };
 
 }  // namespace sc::text

@@ -379,6 +379,67 @@ TEST(CheckerVocabulary, AnalyzesTokensOnceAndConsistently) {
   EXPECT_EQ(vocabulary.size(), 0U);
 }
 
+// Spellings and folded forms live in the vocabulary's arena: views handed out stay valid while the
+// memo grows past several rehashes; a folded form equal to its spelling shares its bytes, another
+// is a copy of its own; the same analysis comes back for every spelling after growth.
+TEST(CheckerVocabulary, ViewsAndAnalysesSurviveGrowth) {
+  using K = sc::text::TokenKind;
+  ck::Vocabulary vocabulary;
+  std::vector<std::string> spellings{
+      "Zebra", "zebra", "Stra\u00dfe", "\xff\xfeq", "\xed\xa0\x80x", "CAF\u00c9", "x"};
+  for (int i = 0; i < 6000; ++i) {
+    std::string letters;  // i in base 26, as letters: distinct alphabetic words
+    for (int n = i; n > 0 || letters.empty(); n /= 26)
+      letters.push_back(static_cast<char>('a' + n % 26));
+    spellings.push_back((i % 3 == 0 ? "Quiz" : "quiz") + letters + "s");
+  }
+  std::vector<ck::WordInfo> first;
+  for (const std::string& s : spellings) {
+    first.push_back(vocabulary.lookup(sc::text::Token{s, 0, K::Word}));
+  }
+  EXPECT_EQ(vocabulary.size(), spellings.size());
+  for (std::size_t i = 0; i < spellings.size(); ++i) {
+    const ck::WordInfo again = vocabulary.lookup(sc::text::Token{spellings[i], 0, K::Word});
+    ASSERT_EQ(again.term, first[i].term) << spellings[i];
+    ASSERT_EQ(again.prefix, first[i].prefix);
+    ASSERT_EQ(again.folded, first[i].folded);
+    ASSERT_EQ(again.folded.data(), first[i].folded.data());  // the same bytes, never moved
+    ASSERT_NE(again.folded.data(), spellings[i].data());     // not the caller's buffer
+  }
+  EXPECT_EQ(vocabulary.size(), spellings.size());
+  EXPECT_EQ(first[0].folded, "zebra");
+  EXPECT_EQ(first[0].term, first[1].term);
+  EXPECT_EQ(first[2].folded, "stra\u00dfe");
+  EXPECT_EQ(first[5].folded, "caf\u00e9");
+  EXPECT_EQ(first[7].folded, "quizas");  // "Quizas": its own folded copy
+  EXPECT_EQ(vocabulary.term(first[7].term), "quiza");
+  EXPECT_EQ(first[8].folded, "quizbs");  // already folded: the spelling's bytes
+  EXPECT_EQ(first[8].term, vocabulary.find_term("quizb"));
+}
+
+// A vocabulary moved from stays usable (its analyses still right), and the moved-to one keeps
+// every spelling it took over.
+TEST(CheckerVocabulary, MovedFromStaysUsable) {
+  using K = sc::text::TokenKind;
+  ck::Vocabulary source;
+  for (int i = 0; i < 1500; ++i) {  // more than one entry block
+    const std::string word = "Word" + std::string(static_cast<std::size_t>(i % 7) + 1, 'x');
+    source.lookup(sc::text::Token{word + std::to_string(i), 0, K::Identifier});
+  }
+  const ck::WordInfo running = source.lookup(sc::text::Token{"Running", 0, K::Word});
+  ck::Vocabulary target(std::move(source));
+  EXPECT_EQ(target.term(target.lookup(sc::text::Token{"Running", 0, K::Word}).term), "run");
+  EXPECT_EQ(target.lookup(sc::text::Token{"Running", 0, K::Word}).term, running.term);
+  // NOLINTNEXTLINE(bugprone-use-after-move): valid but unspecified, and still usable
+  const ck::WordInfo again = source.lookup(sc::text::Token{"Swimming", 0, K::Word});
+  EXPECT_EQ(source.term(again.term), "swim");
+  EXPECT_EQ(again.folded, "swimming");
+  EXPECT_EQ(source.lookup(sc::text::Token{"Swimming", 0, K::Word}).term, again.term);
+  source.clear();
+  EXPECT_EQ(source.size(), 0U);
+  EXPECT_EQ(source.term(source.lookup(sc::text::Token{"cats", 0, K::Word}).term), "cat");
+}
+
 // ---- config and wording ------------------------------------------------------------------------
 
 TEST(CheckerConfig, ValidatesEveryField) {

@@ -132,3 +132,33 @@ TEST(TermInterner, HashIsDeterministic) {
 }
 
 }  // namespace
+
+namespace {
+
+// Ids and lookups survive every rehash, also for terms whose hashes share their low bits (the
+// slot's stored hash is what re-places them) and for the empty term.
+TEST(TermInterner, IdsSurviveRehashesWithStoredHashes) {
+  TermInterner interner;
+  std::vector<std::string> terms{"", "\xff", "caf\u00e9", std::string("\0", 1)};
+  for (int i = 0; i < 5000; ++i) terms.push_back("t" + std::to_string(i * 7919));
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    ASSERT_EQ(interner.intern(terms[i]), i);
+    ASSERT_EQ(interner.find(terms[0]), std::optional<std::uint32_t>(0));
+  }
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    ASSERT_EQ(interner.find(terms[i]), std::optional<std::uint32_t>(i));
+    ASSERT_EQ(interner.intern(terms[i]), i);
+  }
+  EXPECT_FALSE(interner.find("absent").has_value());
+  const std::size_t bytes = interner.memory_bytes();
+  interner.reserve(100000);  // grows the table with every term in place
+  EXPECT_GT(interner.memory_bytes(), bytes);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    ASSERT_EQ(interner.find(terms[i]), std::optional<std::uint32_t>(i));
+  }
+  const TermInterner copy(interner);
+  EXPECT_EQ(copy.terms(), interner.terms());
+  EXPECT_EQ(copy.find("caf\u00e9"), std::optional<std::uint32_t>(2));
+}
+
+}  // namespace

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,49 @@ TEST(StopWords, CopiesAreIndependent) {
   EXPECT_TRUE(copy.contains("ONE"));
   EXPECT_TRUE(copy.contains("two"));
   EXPECT_EQ(copy.size(), 2U);
+}
+
+// contains_folded answers words longer than every stop word without a lookup; the longest stop
+// words themselves are still found, and an empty set or an empty word finds nothing.
+TEST(StopWords, ContainsFoldedAroundTheLongestWord) {
+  const StopWords& english = StopWords::english();
+  EXPECT_TRUE(english.contains_folded("yourselves"));  // the longest English stop words (10 bytes)
+  EXPECT_TRUE(english.contains_folded("themselves"));
+  EXPECT_FALSE(english.contains_folded("yourselvess"));
+  EXPECT_FALSE(english.contains_folded("internationalization"));
+  EXPECT_FALSE(english.contains_folded(""));
+  EXPECT_TRUE(english.contains_folded("a"));
+  const StopWords none;
+  EXPECT_FALSE(none.contains_folded(""));
+  EXPECT_FALSE(none.contains_folded("a"));
+  const StopWords unicode{"\u00e9t\u00e9"};  // 5 bytes, 3 code points
+  EXPECT_TRUE(unicode.contains_folded("\u00e9t\u00e9"));
+  EXPECT_FALSE(unicode.contains_folded("\u00e9t\u00e9s"));
+}
+
+// The bit filter in front of the set never changes an answer: every string of one to three
+// lowercase letters (and a few others) is found exactly when the word list holds it.
+TEST(StopWords, ContainsFoldedEqualsTheWordList) {
+  const StopWords& english = StopWords::english();
+  const std::vector<std::string_view> listed = english.words();
+  const std::set<std::string_view> set(listed.begin(), listed.end());
+  std::vector<std::string> probes{"don't",  "shouldn't", "yourselves", "themselves",         "\xff",
+                                  "\u00e9", "a\xff",     "it\u2019s",  std::string("a\0", 2)};
+  for (const std::string_view word : listed) probes.emplace_back(word);
+  for (char a = 'a'; a <= 'z'; ++a) {
+    probes.emplace_back(1, a);
+    for (char b = 'a'; b <= 'z'; ++b) {
+      probes.push_back(std::string{a, b});
+      for (char c = 'a'; c <= 'z'; ++c) probes.push_back(std::string{a, b, c});
+    }
+  }
+  std::size_t found = 0;
+  for (const std::string& probe : probes) {
+    const bool expected = set.count(probe) > 0;
+    ASSERT_EQ(english.contains_folded(probe), expected) << probe;
+    found += expected ? 1 : 0;
+  }
+  EXPECT_GE(found, listed.size());
 }
 
 }  // namespace

@@ -1,0 +1,80 @@
+/// @brief StringArena: copies of byte strings in a few large blocks that never move.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sc::text {
+
+/// Owns copies of byte strings. A copy is a bump of a pointer in the current block (no allocation
+/// per string, no header, neighbours share cache lines), and its view stays valid until clear() or
+/// destruction; moving the arena keeps the views valid (the blocks are on the heap).
+class StringArena {
+ public:
+  StringArena() = default;
+  StringArena(const StringArena&) = delete;
+  StringArena& operator=(const StringArena&) = delete;
+  // A moved-from arena is empty and usable.
+  StringArena(StringArena&& other) noexcept
+      : blocks_(std::move(other.blocks_)),
+        block_used_(std::exchange(other.block_used_, 0)),
+        block_capacity_(std::exchange(other.block_capacity_, 0)),
+        bytes_(std::exchange(other.bytes_, 0)) {
+    other.blocks_.clear();
+  }
+  StringArena& operator=(StringArena&& other) noexcept {
+    if (this != &other) {
+      blocks_ = std::move(other.blocks_);
+      other.blocks_.clear();
+      block_used_ = std::exchange(other.block_used_, 0);
+      block_capacity_ = std::exchange(other.block_capacity_, 0);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  ~StringArena() = default;
+
+  /// A view of a copy of `s` (an empty view for an empty `s`).
+  std::string_view store(std::string_view s) {
+    if (s.empty()) return std::string_view();
+    if (block_capacity_ - block_used_ < s.size()) {
+      // A string larger than a block gets a block of its own size.
+      block_capacity_ = std::max(kBlockSize, s.size());
+      blocks_.push_back(std::make_unique<char[]>(block_capacity_));
+      bytes_ += block_capacity_;
+      block_used_ = 0;
+    }
+    char* dest = blocks_.back().get() + block_used_;
+    std::memcpy(dest, s.data(), s.size());
+    block_used_ += s.size();
+    return std::string_view(dest, s.size());
+  }
+
+  /// Frees every block (invalidates the views handed out).
+  void clear() noexcept {
+    std::vector<std::unique_ptr<char[]>>().swap(blocks_);
+    block_used_ = 0;
+    block_capacity_ = 0;
+    bytes_ = 0;
+  }
+
+  /// Heap bytes held.
+  std::size_t memory_bytes() const noexcept {
+    return bytes_ + blocks_.capacity() * sizeof(blocks_[0]);
+  }
+
+ private:
+  static constexpr std::size_t kBlockSize = 16 * 1024;
+
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_used_ = 0;      // bytes used in blocks_.back()
+  std::size_t block_capacity_ = 0;  // size of blocks_.back()
+  std::size_t bytes_ = 0;           // sum of the blocks' sizes
+};
+
+}  // namespace sc::text
