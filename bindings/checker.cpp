@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -22,6 +23,8 @@
 #include "checker/reference_score.hpp"
 #include "checker/sentence_split.hpp"
 #include "checker/vocabulary.hpp"
+#include "common/worker_pool.hpp"
+#include "overlapped_batch.hpp"
 
 namespace py = pybind11;
 
@@ -150,6 +153,119 @@ std::optional<double> nan_to_none(double value) {
   return value;
 }
 
+/// Makes the package's SufficiencyResult objects in C++: each is created as object.__new__ and its
+/// slots set here, so a check or a batch returns finished results without a Python call per result.
+class ResultFactory {
+ public:
+  /// `levels`: the Level members for insufficient, partial and sufficient; `clock`: the
+  /// time.perf_counter the caller's start time was read from.
+  ResultFactory(const py::type& type, const py::tuple& levels, py::str scoring, py::object clock)
+      : type_(type), scoring_(std::move(scoring)), clock_(std::move(clock)) {
+    if (levels.size() != levels_.size()) {
+      throw std::invalid_argument(
+          "levels must hold the insufficient, partial and sufficient levels");
+    }
+    for (std::size_t i = 0; i < levels_.size(); ++i) levels_[i] = levels[i];
+  }
+
+  /// Milliseconds since `start` (seconds of the clock).
+  double elapsed_ms(double start) const { return (clock_().cast<double>() - start) * 1e3; }
+
+  py::object make(ck::CheckResult&& r, double elapsed_ms) const {
+    const double score = r.score;
+    const py::object& level = levels_[static_cast<std::size_t>(r.level)];
+    py::object core = py::cast(std::move(r), py::return_value_policy::move);
+    const py::object empty = steal(PyTuple_New(0));
+    py::object out = steal(PyBaseObject_Type.tp_new(reinterpret_cast<PyTypeObject*>(type_.ptr()),
+                                                    empty.ptr(), nullptr));
+    set(out, kCore, core);
+    set(out, kData, py::none());
+    set(out, kScore, steal(PyFloat_FromDouble(score)));
+    set(out, kLevel, level);
+    set(out, kCheckerLevel, level);
+    set(out, kDecidedBy, name(kChecker));
+    set(out, kElapsed, steal(PyFloat_FromDouble(elapsed_ms)));
+    set(out, kScoring, scoring_);
+    return out;
+  }
+
+  void set_elapsed(const py::handle& result, double elapsed_ms) const {
+    set(result, kElapsed, steal(PyFloat_FromDouble(elapsed_ms)));
+  }
+
+ private:
+  enum Name : std::size_t {
+    kCore,
+    kData,
+    kScore,
+    kLevel,
+    kCheckerLevel,
+    kDecidedBy,
+    kElapsed,
+    kScoring,
+    kChecker,
+    kNames
+  };
+
+  static py::object steal(PyObject* object) {
+    if (object == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(object);
+  }
+
+  /// Interned once and never freed, like the interpreter's own identifiers.
+  static py::handle name(Name n) {
+    static PyObject* const* const names = [] {
+      static const char* const text[kNames] = {"_core",      "_data",         "score",
+                                               "level",      "checker_level", "decided_by",
+                                               "elapsed_ms", "scoring",       "checker"};
+      static PyObject* made[kNames];
+      for (std::size_t i = 0; i < kNames; ++i) {
+        made[i] = PyUnicode_InternFromString(text[i]);
+        if (made[i] == nullptr) throw py::error_already_set();
+      }
+      return made;
+    }();
+    return names[n];
+  }
+
+  static void set(const py::handle& object, Name n, const py::handle& value) {
+    if (PyObject_SetAttr(object.ptr(), name(n).ptr(), value.ptr()) != 0) {
+      throw py::error_already_set();
+    }
+  }
+
+  py::type type_;
+  std::array<py::object, 3> levels_;
+  py::str scoring_;
+  py::object clock_;
+};
+
+/// check_batch returning result objects, built while the pool is still scoring (overlapped_batch).
+py::list scored_batch(const ck::SufficiencyChecker& checker,
+                      const std::vector<ck::CheckInput>& inputs, std::size_t threads,
+                      const ResultFactory& factory, double start) {
+  const std::size_t n = inputs.size();
+  std::size_t bytes = 0;
+  for (const ck::CheckInput& input : inputs) {
+    bytes += input.query.size();
+    for (const std::string_view text : input.contents) bytes += text.size();
+  }
+  std::vector<double> own_ms(n);
+  py::list out = sc::bindings::overlapped_batch<ck::CheckResult>(
+      n, sc::threads_for(threads, n, bytes),
+      [&](std::size_t i) { return checker.check(inputs[i]); },
+      [&](std::size_t i, ck::CheckResult&& r) {
+        own_ms[i] = r.elapsed_ms;
+        return factory.make(std::move(r), 0.0);
+      });
+  // Each result's time: its own check plus an equal share of the whole call.
+  const double share = n == 0 ? 0.0 : factory.elapsed_ms(start) / static_cast<double>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    factory.set_elapsed(PyList_GET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i)), own_ms[i] + share);
+  }
+  return out;
+}
+
 ck::CheckerConfig make_config(
     std::string_view scoring,
     const std::optional<std::vector<std::pair<std::string, double>>>& weights, double sufficient,
@@ -242,6 +358,11 @@ void sc::bindings::bind_checker(py::module_& m) {
       .def_readonly("polarity_ok", &ck::CheckResult::polarity_ok)
       .def_readonly("elapsed_ms", &ck::CheckResult::elapsed_ms);
 
+  py::class_<ResultFactory>(m, "ResultFactory",
+                            "Builds the package's result objects for check and check_batch.")
+      .def(py::init<const py::type&, const py::tuple&, py::str, py::object>(),
+           py::arg("result_type"), py::arg("levels"), py::arg("scoring"), py::arg("clock"));
+
   py::class_<ck::SufficiencyChecker>(m, "Checker", "A validated checker configuration.")
       .def(py::init([](std::string_view scoring,
                        const std::optional<std::vector<std::pair<std::string, double>>>& weights,
@@ -286,7 +407,8 @@ void sc::bindings::bind_checker(py::module_& m) {
              const std::optional<DoubleArray>& temperatures,
              const std::optional<DoubleArray>& query_embedding,
              const std::optional<DoubleArray>& chunk_embeddings, std::optional<double> now,
-             std::optional<long long> min_contexts, std::optional<double> recency_days) {
+             std::optional<long long> min_contexts, std::optional<double> recency_days,
+             const ResultFactory* results, double start) -> py::object {
             Utf8Texts texts;
             ck::CheckInput input;
             input.query = texts.add_str(query);
@@ -299,14 +421,20 @@ void sc::bindings::bind_checker(py::module_& m) {
             input.now = now;
             input.min_contexts = min_contexts;
             input.recency_days = recency_days;
-            py::gil_scoped_release release;
-            return checker.check(input);
+            ck::CheckResult result;
+            {
+              py::gil_scoped_release release;
+              result = checker.check(input);
+            }
+            if (results == nullptr) return py::cast(std::move(result));
+            return results->make(std::move(result), results->elapsed_ms(start));
           },
           py::arg("query"), py::arg("contents"), py::arg("summaries") = py::none(),
           py::arg("timestamps") = py::none(), py::arg("temperatures") = py::none(),
           py::arg("query_embedding") = py::none(), py::arg("chunk_embeddings") = py::none(),
           py::arg("now") = py::none(), py::arg("min_contexts") = py::none(),
-          py::arg("recency_days") = py::none())
+          py::arg("recency_days") = py::none(), py::arg("results") = py::none(),
+          py::arg("start") = 0.0)
       .def(
           "check_batch",
           [](const ck::SufficiencyChecker& checker, const py::list& queries,
@@ -316,7 +444,8 @@ void sc::bindings::bind_checker(py::module_& m) {
              const std::optional<std::vector<std::optional<DoubleArray>>>& query_embeddings,
              const std::optional<std::vector<std::optional<DoubleArray>>>& chunk_embeddings,
              std::optional<double> now, std::optional<long long> min_contexts,
-             std::optional<double> recency_days, std::size_t threads) {
+             std::optional<double> recency_days, std::size_t threads, const ResultFactory* factory,
+             double start) {
             const std::size_t n = queries.size();
             const auto require_size = [n](std::size_t size, const char* argument) {
               if (size != n) {
@@ -355,6 +484,7 @@ void sc::bindings::bind_checker(py::module_& m) {
               input.min_contexts = min_contexts;
               input.recency_days = recency_days;
             }
+            if (factory != nullptr) return scored_batch(checker, inputs, threads, *factory, start);
             std::vector<ck::CheckResult> results;
             {
               py::gil_scoped_release release;
@@ -370,8 +500,26 @@ void sc::bindings::bind_checker(py::module_& m) {
           py::arg("timestamps") = py::none(), py::arg("temperatures") = py::none(),
           py::arg("query_embeddings") = py::none(), py::arg("chunk_embeddings") = py::none(),
           py::arg("now") = py::none(), py::arg("min_contexts") = py::none(),
-          py::arg("recency_days") = py::none(), py::arg("threads") = 0);
+          py::arg("recency_days") = py::none(), py::arg("threads") = 0,
+          py::arg("results") = py::none(), py::arg("start") = 0.0);
 
+  m.def(
+      "not_str_lists",
+      [](const py::list& lists) {
+        py::list out;
+        for (std::size_t i = 0; i < lists.size(); ++i) {
+          PyObject* item = PyList_GET_ITEM(lists.ptr(), static_cast<Py_ssize_t>(i));
+          bool plain = PyList_CheckExact(item);
+          for (Py_ssize_t j = 0; plain && j < PyList_GET_SIZE(item); ++j) {
+            plain = PyUnicode_CheckExact(PyList_GET_ITEM(item, j));
+          }
+          if (!plain) out.append(i);
+        }
+        return out;
+      },
+      py::arg("lists"),
+      "Indexes of the entries that are not a list of str (exact types): the batch entries that "
+      "need adapting.");
   m.def(
       "set_cache_budget", [](std::size_t bytes) { ck::set_cache_budget(bytes); }, py::arg("bytes"),
       "Bytes that all threads' vocabulary caches may hold together.");

@@ -2,9 +2,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,6 +18,8 @@
 #include "claims/answer_coverage.hpp"
 #include "claims/claim_config.hpp"
 #include "claims/query_type.hpp"
+#include "common/worker_pool.hpp"
+#include "overlapped_batch.hpp"
 #include "str_utf8.hpp"
 #include "text/utf8.hpp"
 
@@ -34,29 +38,163 @@ py::object steal(PyObject* object) {
 /// Chunk ids and texts of one check: str objects kept alive (and immutable) while the GIL is
 /// released, and their UTF-8 views.
 struct ChunkArgs {
-  std::vector<py::object> ids;  // the caller's id str objects, reused in the results
+  std::vector<py::object> ids;  // the caller's id str objects (or "S1".."Sn"), reused in results
   std::vector<py::object> keep;
   std::vector<c::ChunkInput> inputs;
 };
 
-ChunkArgs chunk_args(const py::list& ids, const py::list& texts) {
-  if (ids.size() != texts.size()) {
+/// "S<i + 1>", the id of the i-th chunk given without one. The first ones are made once and shared
+/// (never freed, like interned strings): most checks have a few plain-str chunks.
+py::object positional_id(std::size_t i) {
+  static std::vector<PyObject*> made;
+  constexpr std::size_t kShared = 256;
+  if (i >= kShared) return steal(PyUnicode_FromFormat("S%zu", i + 1));
+  while (made.size() <= i) {
+    PyObject* id = PyUnicode_FromFormat("S%zu", made.size() + 1);
+    if (id == nullptr) throw py::error_already_set();
+    PyUnicode_InternInPlace(&id);
+    made.push_back(id);
+  }
+  return py::reinterpret_borrow<py::object>(made[i]);
+}
+
+/// `ids` None: the chunks have the positional ids S1..Sn.
+ChunkArgs chunk_args(const py::handle& ids, const py::handle& texts) {
+  if (!PyList_Check(texts.ptr())) throw py::type_error("texts must be a list of str");
+  const auto n = static_cast<std::size_t>(PyList_GET_SIZE(texts.ptr()));
+  const bool positional = ids.is_none();
+  if (!positional && !PyList_Check(ids.ptr())) throw py::type_error("ids must be a list of str");
+  if (!positional && static_cast<std::size_t>(PyList_GET_SIZE(ids.ptr())) != n) {
     throw std::invalid_argument(
-        "chunk ids and texts differ in length: " + std::to_string(ids.size()) + " ids, " +
-        std::to_string(texts.size()) + " texts");
+        "chunk ids and texts differ in length: " + std::to_string(PyList_GET_SIZE(ids.ptr())) +
+        " ids, " + std::to_string(n) + " texts");
   }
   ChunkArgs out;
-  out.ids.reserve(ids.size());
-  out.keep.reserve(texts.size());
-  out.inputs.reserve(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    py::object id = ids[i];
-    py::object text = texts[i];
+  out.ids.reserve(n);
+  out.keep.reserve(n);
+  out.inputs.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto at = static_cast<Py_ssize_t>(i);
+    py::object id = positional ? positional_id(i)
+                               : py::reinterpret_borrow<py::object>(PyList_GET_ITEM(ids.ptr(), at));
+    py::object text = py::reinterpret_borrow<py::object>(PyList_GET_ITEM(texts.ptr(), at));
     out.inputs.push_back({utf8_of(id.ptr(), "chunk ids", i), utf8_of(text.ptr(), "chunks", i)});
     out.ids.push_back(std::move(id));
     out.keep.push_back(std::move(text));
   }
   return out;
+}
+
+bool is_slow_key(PyObject* key) {
+  // The mapping keys that need the Python adaptation (chunks.py's _SLOW_KEYS).
+  static const char* const slow[] = {"summary",     "embedding", "timestamp",
+                                     "temperature", "metadata",  "page_content"};
+  if (!PyUnicode_CheckExact(key)) return false;
+  for (const char* name : slow) {
+    if (PyUnicode_CompareWithASCIIString(key, name) == 0) return true;
+  }
+  return false;
+}
+
+/// Whether a plain chunk's score passes the Python fast path's test (None, or a finite float or
+/// int). An int too large for a float is left to that path, which raises OverflowError in order.
+bool plain_score(PyObject* score) {
+  if (score == nullptr || score == Py_None) return true;
+  double value = 0.0;
+  if (PyFloat_CheckExact(score)) {
+    value = PyFloat_AS_DOUBLE(score);
+  } else if (PyLong_CheckExact(score)) {
+    value = PyLong_AsDouble(score);
+    if (value == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+  } else {
+    return false;
+  }
+  return std::isfinite(value);
+}
+
+enum ChunkKey : std::size_t { kContent, kId, kScore };
+
+/// dict[key] (borrowed) or nullptr when absent.
+PyObject* dict_item(PyObject* dict, ChunkKey key) {
+  static PyObject* const keys[] = {PyUnicode_InternFromString("content"),
+                                   PyUnicode_InternFromString("id"),
+                                   PyUnicode_InternFromString("score")};
+  if (keys[key] == nullptr) throw std::runtime_error("cannot make the chunk keys");
+  PyObject* value = PyDict_GetItemWithError(dict, keys[key]);
+  if (value == nullptr && PyErr_Occurred()) throw py::error_already_set();
+  return value;
+}
+
+/// chunks.plain_ids_and_contents in one C++ pass: (None, the list) when every chunk is a str,
+/// (ids, contents) when each is a str or a plain {"content", "id"?, "score"?} dict with unique
+/// ids, else None (the Python adaptation then validates and names the fault).
+py::object plain_chunks(PyObject* chunks) {
+  if (!PyList_CheckExact(chunks)) return py::none();
+  const Py_ssize_t n = PyList_GET_SIZE(chunks);
+  bool all_str = true;
+  for (Py_ssize_t i = 0; all_str && i < n; ++i) {
+    all_str = PyUnicode_CheckExact(PyList_GET_ITEM(chunks, i));
+  }
+  if (all_str) return py::make_tuple(py::none(), py::reinterpret_borrow<py::object>(chunks));
+  py::list ids(n);
+  py::list texts(n);
+  const py::object seen = steal(PySet_New(nullptr));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* chunk = PyList_GET_ITEM(chunks, i);
+    PyObject* content = chunk;
+    py::object id;
+    if (PyDict_CheckExact(chunk)) {
+      content = dict_item(chunk, kContent);
+      PyObject* raw_id = dict_item(chunk, kId);
+      if (content == nullptr || !PyUnicode_CheckExact(content)) return py::none();
+      if (raw_id != nullptr && raw_id != Py_None) {
+        if (!PyUnicode_CheckExact(raw_id)) return py::none();
+        id = py::reinterpret_borrow<py::object>(raw_id);
+      }
+      if (!plain_score(dict_item(chunk, kScore))) return py::none();
+      PyObject* key = nullptr;
+      PyObject* value = nullptr;
+      Py_ssize_t at = 0;
+      while (PyDict_Next(chunk, &at, &key, &value)) {
+        if (is_slow_key(key)) return py::none();
+      }
+    } else if (!PyUnicode_CheckExact(chunk)) {
+      return py::none();
+    }
+    if (!id) id = positional_id(static_cast<std::size_t>(i));
+    const int known = PySet_Contains(seen.ptr(), id.ptr());
+    if (known < 0) throw py::error_already_set();
+    if (known == 1) return py::none();  // the Python path raises, naming both chunks
+    if (PySet_Add(seen.ptr(), id.ptr()) != 0) throw py::error_already_set();
+    PyList_SET_ITEM(ids.ptr(), i, id.release().ptr());
+    PyList_SET_ITEM(texts.ptr(), i, py::reinterpret_borrow<py::object>(content).release().ptr());
+  }
+  return py::make_tuple(ids, texts);
+}
+
+/// plain_chunks of each entry: (ids per entry, contents per entry, indexes of the entries that need
+/// the Python adaptation, their ids and contents left None).
+py::tuple plain_chunk_lists(const py::list& entries) {
+  const std::size_t n = entries.size();
+  py::list ids(n);
+  py::list texts(n);
+  py::list slow;
+  for (std::size_t i = 0; i < n; ++i) {
+    const py::object plain =
+        plain_chunks(PyList_GET_ITEM(entries.ptr(), static_cast<Py_ssize_t>(i)));
+    if (plain.is_none()) {
+      ids[i] = py::none();
+      texts[i] = py::none();
+      slow.append(i);
+    } else {
+      ids[i] = plain[py::int_(0)];
+      texts[i] = plain[py::int_(1)];
+    }
+  }
+  return py::make_tuple(ids, texts, slow);
 }
 
 py::object str_of(std::string_view utf8) {
@@ -133,19 +271,128 @@ py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* t
   return make_record(type, std::move(items));
 }
 
+/// One claim record per sentence, in order.
+std::vector<py::object> claim_records(PyTypeObject* type, const c::AnswerResult& r, PyObject* text,
+                                      std::string_view utf8, const ChunkArgs& chunks) {
+  const sc::text::CodePointIndex index(utf8);
+  std::vector<py::object> out;
+  out.reserve(r.claims.size());
+  for (const c::ClaimResult& claim : r.claims) {
+    out.push_back(claim_record(type, claim, text, index, chunks));
+  }
+  return out;
+}
+
+py::object tuple_of(std::vector<py::object> items) {
+  py::object out = steal(PyTuple_New(static_cast<Py_ssize_t>(items.size())));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    PyTuple_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), items[i].release().ptr());
+  }
+  return out;
+}
+
 /// (claims, unknown_citations, missing_citations, covered_count, claim_count,
 ///  attribution_coverage, supported_ratio, is_grounded)
 py::object answer_record(PyTypeObject* type, const c::AnswerResult& r, PyObject* text,
                          std::string_view utf8, const ChunkArgs& chunks) {
-  const sc::text::CodePointIndex index(utf8);
-  py::object claims = steal(PyList_New(static_cast<Py_ssize_t>(r.claims.size())));
-  for (std::size_t i = 0; i < r.claims.size(); ++i) {
-    PyList_SET_ITEM(claims.ptr(), static_cast<Py_ssize_t>(i),
-                    claim_record(type, r.claims[i], text, index, chunks).release().ptr());
+  std::vector<py::object> records = claim_records(type, r, text, utf8, chunks);
+  py::object claims = steal(PyList_New(static_cast<Py_ssize_t>(records.size())));
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    PyList_SET_ITEM(claims.ptr(), static_cast<Py_ssize_t>(i), records[i].release().ptr());
   }
   return py::make_tuple(claims, view_tuple(r.unknown_citations),
                         id_tuple(chunks, r.missing_citations), r.covered_count, r.claim_count,
                         r.attribution_coverage, r.supported_ratio, r.is_grounded);
+}
+
+/// The attribute names of an AnswerCoverage, made once (never freed, like interned strings).
+enum AnswerField : std::size_t {
+  kAnswer,
+  kClaims,
+  kCoveredCount,
+  kAttributionCoverage,
+  kSupportedRatio,
+  kMissingCitations,
+  kUnknownCitations,
+  kIsGrounded,
+  kMode,
+  kUncovered,
+  kAnswerFields
+};
+
+PyObject* answer_field(AnswerField field) {
+  static PyObject* const* const names = [] {
+    static const char* const text[kAnswerFields] = {"answer",
+                                                    "claims",
+                                                    "covered_count",
+                                                    "attribution_coverage",
+                                                    "supported_ratio",
+                                                    "missing_citations",
+                                                    "unknown_citations",
+                                                    "is_grounded",
+                                                    "mode",
+                                                    "uncovered"};
+    static PyObject* made[kAnswerFields];
+    for (std::size_t i = 0; i < kAnswerFields; ++i) {
+      made[i] = PyUnicode_InternFromString(text[i]);
+      if (made[i] == nullptr) throw py::error_already_set();
+    }
+    return made;
+  }();
+  return names[field];
+}
+
+py::object mode_str(c::Mode mode) {
+  static PyObject* const names[2] = {PyUnicode_InternFromString("default"),
+                                     PyUnicode_InternFromString("reference")};
+  PyObject* name = names[mode == c::Mode::Default ? 0 : 1];
+  if (name == nullptr) throw std::runtime_error("cannot make the mode names");
+  return py::reinterpret_borrow<py::object>(name);
+}
+
+/// An `answer_type` (AnswerCoverage) built as object.__new__ and its __dict__ filled: what the
+/// frozen dataclass's __init__ would set, without a Python call per field.
+py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
+                         const c::ClaimConfig& config, const c::AnswerResult& r, PyObject* text,
+                         std::string_view utf8, const ChunkArgs& chunks) {
+  std::vector<py::object> records = claim_records(claim_type, r, text, utf8, chunks);
+  std::vector<py::object> uncovered;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (!r.claims[i].is_covered) uncovered.push_back(records[i]);
+  }
+  const py::object empty = steal(PyTuple_New(0));
+  py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
+  const py::object dict = steal(PyObject_GenericGetDict(out.ptr(), nullptr));
+  const auto set = [&dict](AnswerField field, const py::object& value) {
+    if (PyDict_SetItem(dict.ptr(), answer_field(field), value.ptr()) != 0) {
+      throw py::error_already_set();
+    }
+  };
+  set(kAnswer, py::reinterpret_borrow<py::object>(text));
+  set(kClaims, tuple_of(std::move(records)));
+  set(kCoveredCount, steal(PyLong_FromSize_t(r.covered_count)));
+  set(kAttributionCoverage, steal(PyFloat_FromDouble(r.attribution_coverage)));
+  set(kSupportedRatio, steal(PyFloat_FromDouble(r.supported_ratio)));
+  set(kMissingCitations, id_tuple(chunks, r.missing_citations));
+  set(kUnknownCitations, view_tuple(r.unknown_citations));
+  set(kIsGrounded, bool_of(r.is_grounded));
+  set(kMode, mode_str(config.mode()));
+  set(kUncovered, tuple_of(std::move(uncovered)));
+  return out;
+}
+
+PyTypeObject* answer_type_of(const py::object& type) {
+  if (type.is_none()) return nullptr;
+  if (!PyType_Check(type.ptr())) throw py::type_error("answer_type must be a class");
+  return reinterpret_cast<PyTypeObject*>(type.ptr());
+}
+
+/// The record or, with an answer_type, the finished object.
+py::object answer_result(PyTypeObject* answer_type, PyTypeObject* claim_type,
+                         const c::ClaimConfig& config, const c::AnswerResult& r, PyObject* text,
+                         std::string_view utf8, const ChunkArgs& chunks) {
+  if (answer_type == nullptr) return answer_record(claim_type, r, text, utf8, chunks);
+  return answer_object(answer_type, claim_type, config, r, text, utf8, chunks);
 }
 
 std::shared_ptr<c::ClaimConfig> make_config(double min_overlap, double multi_citation_factor,
@@ -166,8 +413,8 @@ std::shared_ptr<c::ClaimConfig> make_config(double min_overlap, double multi_cit
                                           std::move(relations));
 }
 
-py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const py::list& ids,
-                       const py::list& texts, const py::object& claim_type) {
+py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const py::object& ids,
+                       const py::object& texts, const py::object& claim_type) {
   PyTypeObject* type = record_type(claim_type);
   const std::string_view utf8 = utf8_of(claim.ptr(), "sentence");
   const ChunkArgs chunks = chunk_args(ids, texts);
@@ -179,9 +426,11 @@ py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const
   return claim_record(type, result, claim.ptr(), sc::text::CodePointIndex(utf8), chunks);
 }
 
-py::object check_answer(const c::ClaimConfig& config, const py::str& answer, const py::list& ids,
-                        const py::list& texts, const py::object& claim_type) {
+py::object check_answer(const c::ClaimConfig& config, const py::str& answer, const py::object& ids,
+                        const py::object& texts, const py::object& claim_type,
+                        const py::object& answer_type) {
   PyTypeObject* type = record_type(claim_type);
+  PyTypeObject* answer_class = answer_type_of(answer_type);
   const std::string_view utf8 = utf8_of(answer.ptr(), "answer");
   const ChunkArgs chunks = chunk_args(ids, texts);
   c::AnswerResult result;
@@ -189,13 +438,15 @@ py::object check_answer(const c::ClaimConfig& config, const py::str& answer, con
     py::gil_scoped_release release;
     result = c::check_answer(config, utf8, chunks.inputs);
   }
-  return answer_record(type, result, answer.ptr(), utf8, chunks);
+  return answer_result(answer_class, type, config, result, answer.ptr(), utf8, chunks);
 }
 
 py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
                        const py::list& ids_per_answer, const py::list& texts_per_answer,
-                       const py::object& claim_type, std::size_t threads) {
+                       const py::object& claim_type, std::size_t threads,
+                       const py::object& answer_type) {
   PyTypeObject* type = record_type(claim_type);
+  PyTypeObject* answer_class = answer_type_of(answer_type);
   if (ids_per_answer.size() != answers.size() || texts_per_answer.size() != answers.size()) {
     throw std::invalid_argument("chunks_per_answer must have one entry per answer: got " +
                                 std::to_string(ids_per_answer.size()) + " for " +
@@ -206,13 +457,39 @@ py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
   std::vector<ChunkArgs> chunk_lists;
   std::vector<std::vector<c::ChunkInput>> inputs;
   keep.reserve(answers.size());
+  texts.reserve(answers.size());
+  chunk_lists.reserve(answers.size());
+  inputs.reserve(answers.size());
   for (std::size_t i = 0; i < answers.size(); ++i) {
     py::object answer = answers[i];
     texts.push_back(utf8_of(answer.ptr(), "answers", i));
     keep.push_back(std::move(answer));
-    chunk_lists.push_back(
-        chunk_args(ids_per_answer[i].cast<py::list>(), texts_per_answer[i].cast<py::list>()));
+    chunk_lists.push_back(chunk_args(ids_per_answer[i], texts_per_answer[i]));
     inputs.push_back(chunk_lists.back().inputs);
+  }
+  if (answer_class != nullptr) {
+    // The finished objects, built while the pool is still scoring; errors as c::check_answers'.
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      bytes += texts[i].size();
+      for (const c::ChunkInput& chunk : inputs[i]) bytes += chunk.text.size();
+    }
+    const std::size_t n = texts.size();
+    return sc::bindings::overlapped_batch<c::AnswerResult>(
+        n, sc::threads_for(threads, n, bytes),
+        [&](std::size_t i) {
+          try {
+            return c::check_answer(config, texts[i], inputs[i]);
+          } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("answers[" + std::to_string(i) + "]: " + e.what());
+          } catch (const std::length_error& e) {
+            throw std::length_error("answers[" + std::to_string(i) + "]: " + e.what());
+          }
+        },
+        [&](std::size_t i, c::AnswerResult&& r) {
+          return answer_object(answer_class, type, config, r, keep[i].ptr(), texts[i],
+                               chunk_lists[i]);
+        });
   }
   std::vector<c::AnswerResult> results;
   {
@@ -285,12 +562,19 @@ void sc::bindings::bind_claims(py::module_& m) {
         "One claim against chunks (ids, texts): a claim_type record (sentence, score, is_covered, "
         "is_meta, citations, covering_chunks, overlaps, threshold, reason, start, end).");
   m.def("check_answer", &check_answer, py::arg("config"), py::arg("answer"), py::arg("ids"),
-        py::arg("texts"), py::arg("claim_type") = py::none(),
+        py::arg("texts"), py::arg("claim_type") = py::none(), py::arg("answer_type") = py::none(),
         "(claims, unknown_citations, missing_citations, covered_count, claim_count, "
-        "attribution_coverage, supported_ratio, is_grounded) of one answer.");
+        "attribution_coverage, supported_ratio, is_grounded) of one answer; with answer_type, an "
+        "answer_type object holding them (AnswerCoverage's fields). ids None: S1..Sn.");
   m.def("check_answers", &check_answers, py::arg("config"), py::arg("answers"),
         py::arg("ids_per_answer"), py::arg("texts_per_answer"), py::arg("claim_type") = py::none(),
-        py::arg("threads") = 0, "check_answer for each answer, in parallel, GIL released.");
+        py::arg("threads") = 0, py::arg("answer_type") = py::none(),
+        "check_answer for each answer, in parallel, GIL released.");
+  m.def(
+      "plain_chunk_lists", &plain_chunk_lists, py::arg("chunks_per_answer"),
+      "(ids per entry, contents per entry, indexes of entries to adapt in Python): each entry that "
+      "is a list of str (ids None) or of str and plain {content, id?, score?} dicts with unique "
+      "ids, read in one pass.");
   m.def("support_scores", &support_scores, py::arg("config"), py::arg("sentence"), py::arg("texts"),
         "The support score of `sentence` by each text (no citation logic).");
 

@@ -57,6 +57,7 @@ class Level(str, Enum):
 
 
 _LEVELS = {level.value: level for level in Level}
+_LEVEL_ORDER = (Level.INSUFFICIENT, Level.PARTIAL, Level.SUFFICIENT)  # the core's level codes 0, 1, 2
 
 
 class _Fields(TypedDict):
@@ -150,19 +151,6 @@ class SufficiencyResult:
             setattr(self, slot, getattr(built, slot))
 
     @classmethod
-    def _from_core(cls, core: _CoreResult, scoring: str, elapsed_ms: float) -> SufficiencyResult:
-        self = object.__new__(cls)
-        self._core = core
-        self._data = None
-        self.score = core.score
-        self.level = _LEVELS[core.level]
-        self.checker_level = self.level
-        self.decided_by = "checker"
-        self.elapsed_ms = elapsed_ms
-        self.scoring = scoring
-        return self
-
-    @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SufficiencyResult:
         """Rebuild a result from ``to_dict()`` output (also the unpickling path).
 
@@ -202,7 +190,7 @@ class SufficiencyResult:
         data = self._data
         if data is None:  # read from the core result on first access: most callers only look at score/level
             core = self._core
-            assert core is not None  # from_dict sets _data; only _from_core leaves it None
+            assert core is not None  # from_dict sets _data; only the core (ResultFactory) leaves it None
             details: dict[str, Any] = {}
             if core.doc_coverage is not None:
                 details = {
@@ -387,6 +375,8 @@ class SufficientContextChecker:
         self._core = _core.Checker(scoring, overrides, sufficient, partial, min_contexts, recency_days,
                                    statistics._core, english_word_relations())  # fmt: skip
         self._scoring: str = self._core.scoring  # read on every check: a plain attribute, not a C++ property
+        # The core builds the SufficiencyResult objects (no Python call per result).
+        self._results = _core.ResultFactory(SufficiencyResult, _LEVEL_ORDER, self._scoring, time.perf_counter)
         self._embedding_model = embedding_model
         self._embedder: EmbeddingAdapter | None = embedder
         self._overrides = dict(overrides)
@@ -561,9 +551,10 @@ class SufficientContextChecker:
         lexical = self._embedder is None and query_embedding is None
         if lexical and type(retrieved_contexts) is list and all_str(retrieved_contexts):
             # The most common call, strs and no embeddings: nothing to adapt (ids S1..Sn, no per-chunk arrays).
-            core = self._core.check(query, retrieved_contexts, None, None, None, None, None,
-                                    0.0 if now is None else _now_seconds(now), min_contexts, recency_days)  # fmt: skip
-            result = SufficiencyResult._from_core(core, scoring, (time.perf_counter() - start) * 1e3)
+            result: SufficiencyResult = self._core.check(
+                query, retrieved_contexts, None, None, None, None, None, 0.0 if now is None else _now_seconds(now),
+                min_contexts, recency_days, self._results, start,
+            )  # fmt: skip
             if self._escalate is not None:
                 self._maybe_escalate(result, query, _Prepared(retrieved_contexts, "retrieved_contexts", False))
             return result
@@ -574,9 +565,9 @@ class SufficientContextChecker:
             qvec = matrix = None  # lexical relevance (see _embeddings)
         else:
             qvec, matrix = self._embeddings(query, prepared, query_embedding, "retrieved_contexts")
-        core = self._core.check(query, prepared.contents, prepared.summaries, prepared.timestamps,
-                                prepared.temperatures, qvec, matrix, now_s, min_contexts, recency_days)  # fmt: skip
-        result = SufficiencyResult._from_core(core, scoring, (time.perf_counter() - start) * 1e3)
+        result = self._core.check(query, prepared.contents, prepared.summaries, prepared.timestamps,
+                                  prepared.temperatures, qvec, matrix, now_s, min_contexts, recency_days,
+                                  self._results, start)  # fmt: skip
         if self._escalate is not None:
             self._maybe_escalate(result, query, prepared)
         return result
@@ -608,50 +599,54 @@ class SufficientContextChecker:
             raise ValueError(f"contexts_per_query has {len(contexts_per_query)} entries for {n} queries")
         if query_embeddings is not None and len(query_embeddings) != n:
             raise ValueError(f"query_embeddings has {len(query_embeddings)} entries for {n} queries")
-        for i, q in enumerate(queries):
-            if not isinstance(q, str):
-                raise TypeError(f"queries[{i}] must be a str; got {type(q).__name__}")
-            if not q.strip() and self.scoring == "default":
-                raise ValueError(f"queries[{i}] must not be empty or blank")
+        queries = list(queries)
+        try:
+            well_formed = all(map(str.strip, queries))  # each a str with a non-blank character, at C speed
+        except TypeError:
+            well_formed = False
+        if not well_formed:  # name the first offender (blank queries are fine in reference scoring)
+            for i, q in enumerate(queries):
+                if not isinstance(q, str):
+                    raise TypeError(f"queries[{i}] must be a str; got {type(q).__name__}")
+                if not q.strip() and self._scoring == "default":
+                    raise ValueError(f"queries[{i}] must not be empty or blank")
         threads_n = 0 if threads is None else int_in_range(threads, "threads")
         min_contexts = None if min_contexts is None else int_in_range(min_contexts, "min_contexts")
         recency_days = None if recency_days is None else _real(recency_days, "recency_days")
         now_s = _now_seconds(now)
-        reference = self.scoring == "reference"
+        reference = self._scoring == "reference"
         lexical = self._embedder is None and query_embeddings is None
-        # Lists of str without embeddings need no adapting (the common case); _PLAIN stands for their _Prepared.
-        prepared = [
-            _PLAIN if lexical and type(contexts) is list and all_str(contexts)
-            else _Prepared(contexts, f"contexts_per_query[{i}]", reference)
-            for i, contexts in enumerate(contexts_per_query)
-        ]  # fmt: skip
-        contents: list[Any] = [
-            contexts if p is _PLAIN else p.contents for p, contexts in zip(prepared, contexts_per_query)
-        ]  # fmt: skip
-        qvecs: list[Any] = [None] * n
-        matrices: list[Any] = [None] * n
+        # Lists of str without embeddings need no adapting (the common case, found in one C++ pass); the others are
+        # adapted here, in order, so an error names the first bad entry.
+        contents: list[Any] = list(contexts_per_query)
+        prepared: dict[int, _Prepared] = {}
+        for i in _core.not_str_lists(contents) if lexical else range(n):
+            p = prepared[i] = _Prepared(contents[i], f"contexts_per_query[{i}]", reference)
+            contents[i] = p.contents
+        qvecs: list[Any] | None = None
+        matrices: list[Any] | None = None
         if not lexical:
-            for i, p in enumerate(prepared):
+            qvecs, matrices = [None] * n, [None] * n
+            for i in range(n):
                 qe = None if query_embeddings is None else query_embeddings[i]
-                qvecs[i], matrices[i] = self._embeddings(queries[i], p, qe, f"contexts_per_query[{i}]")
-        any_embedding = any(m is not None for m in matrices)
-        summaries = [p.summaries for p in prepared] if reference and any(p.summaries for p in prepared) else None
-        timestamps = [p.timestamps for p in prepared] if any(p.timestamps is not None for p in prepared) else None
-        temps = [p.temperatures for p in prepared] if any(p.temperatures is not None for p in prepared) else None
-        cores = self._core.check_batch(
-            list(queries), contents, summaries, timestamps, temps,
-            qvecs if any_embedding else None, matrices if any_embedding else None,
-            now_s, min_contexts, recency_days, threads_n,
+                qvecs[i], matrices[i] = self._embeddings(queries[i], prepared[i], qe, f"contexts_per_query[{i}]")
+            if all(m is None for m in matrices):
+                qvecs = matrices = None
+        summaries = timestamps = temps = None
+        if prepared:
+            if reference and any(p.summaries for p in prepared.values()):
+                summaries = [prepared[i].summaries if i in prepared else None for i in range(n)]
+            if any(p.timestamps is not None for p in prepared.values()):
+                timestamps = [prepared[i].timestamps if i in prepared else None for i in range(n)]
+            if any(p.temperatures is not None for p in prepared.values()):
+                temps = [prepared[i].temperatures if i in prepared else None for i in range(n)]
+        results: list[SufficiencyResult] = self._core.check_batch(
+            queries, contents, summaries, timestamps, temps, qvecs, matrices,
+            now_s, min_contexts, recency_days, threads_n, self._results, start,
         )  # fmt: skip
-        prep_ms = (time.perf_counter() - start) * 1e3
-        share = prep_ms / n if n else 0.0
-        scoring = self.scoring
-        results = [SufficiencyResult._from_core(c, scoring, c.elapsed_ms + share) for c in cores]
         if self._escalate is not None:
             for i, r in enumerate(results):
-                p = prepared[i]
-                if p is _PLAIN:
-                    p = _Prepared(contexts_per_query[i], f"contexts_per_query[{i}]", reference)
+                p = prepared.get(i) or _Prepared(contexts_per_query[i], f"contexts_per_query[{i}]", reference)
                 self._maybe_escalate(r, queries[i], p)
         return results
 
@@ -779,9 +774,6 @@ class _Prepared:
     def chunk_id(self, i: int) -> str:
         chunk_id = self.chunks()[i].id
         return str(chunk_id)
-
-
-_PLAIN = object.__new__(_Prepared)  # a list of str: no summaries, timestamps, temperatures or embeddings
 
 
 def _query_vector(value: Any) -> NDArray[np.float64]:

@@ -41,7 +41,7 @@ from . import sentences as _sentences
 from ._args import int_in_range, str_tuple, text_of
 from ._core import claims as _core
 from ._word_relations import english_word_relations
-from .chunks import ChunkLike, as_chunks, plain_ids_and_contents
+from .chunks import ChunkLike, all_str, as_chunks, plain_ids_and_contents
 from .config import ConfigSource
 from .term_statistics import TermStatistics
 
@@ -238,24 +238,31 @@ def _word_list(words: Iterable[str] | None, name: str) -> tuple[str, ...] | None
     return None if words is None else str_tuple(words, name)
 
 
-_POSITIONAL_IDS = [f"S{i + 1}" for i in range(256)]  # the ids of plain-str chunks, made once
-
-
-def _chunk_lists(chunks: Iterable[ChunkLike], argument: str) -> tuple[list[str], list[str]]:
+def _chunk_lists(chunks: Iterable[ChunkLike], argument: str) -> tuple[list[str] | None, list[str]]:
+    """(ids, contents) of the chunks for the core; ids None for S1..Sn (the core makes them)."""
     if type(chunks) is list:
         plain = plain_ids_and_contents(chunks, argument)
         if plain is not None:
-            ids, contents = plain
-            if ids is None:
-                n = len(contents)
-                ids = _POSITIONAL_IDS[:n] if n <= len(_POSITIONAL_IDS) else [f"S{i + 1}" for i in range(n)]
-            return ids, contents
+            return plain
     converted = as_chunks(chunks, argument=argument)
     return [str(c.id) for c in converted], [c.content for c in converted]
 
 
 def _clean(text: str) -> str:
     return _SURROGATES.sub("\ufffd", text)
+
+
+def _clean_all(texts: list[str]) -> list[str]:
+    return [_clean(t) for t in texts]
+
+
+def _clean_ids(ids: list[str] | None) -> list[str] | None:
+    return None if ids is None else _clean_all(ids)
+
+
+def _with_sentences_of(answer: str, raw: _RawAnswer) -> _RawAnswer:
+    """`raw` with each claim's sentence cut from `answer` (the core read a copy with lone surrogates replaced)."""
+    return ([c._replace(sentence=answer[c.start : c.end]) for c in raw[0]], *raw[1:])
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -442,9 +449,7 @@ class ClaimCoverage:
         try:
             return _core.check_claim(self._config, sentence, ids, texts, ClaimResult)
         except UnicodeEncodeError:
-            result = _core.check_claim(
-                self._config, _clean(sentence), [_clean(i) for i in ids], [_clean(t) for t in texts], ClaimResult
-            )
+            result = _core.check_claim(self._config, _clean(sentence), _clean_ids(ids), _clean_all(texts), ClaimResult)
             return result._replace(sentence=sentence[result.start : result.end])
 
     def check_answer(self, answer: AnswerLike, chunks: Iterable[ChunkLike]) -> AnswerCoverage:
@@ -456,15 +461,16 @@ class ClaimCoverage:
         """
         if type(answer) is not str:
             answer = text_of(answer, "answer")
-        ids, texts = _chunk_lists(chunks, "chunks")
-        try:
-            raw = _core.check_answer(self._config, answer, ids, texts, ClaimResult)
+        if type(chunks) is list and all_str(chunks):  # the common call: ids S1..Sn, made by the core
+            ids, texts = None, chunks
+        else:
+            ids, texts = _chunk_lists(chunks, "chunks")
+        try:  # the core builds the AnswerCoverage itself
+            result: AnswerCoverage = _core.check_answer(self._config, answer, ids, texts, ClaimResult, AnswerCoverage)
         except UnicodeEncodeError:
-            raw = _core.check_answer(
-                self._config, _clean(answer), [_clean(i) for i in ids], [_clean(t) for t in texts], ClaimResult
-            )
-            raw = ([c._replace(sentence=answer[c.start : c.end]) for c in raw[0]], *raw[1:])
-        return self._coverage(answer, raw)
+            raw = _core.check_answer(self._config, _clean(answer), _clean_ids(ids), _clean_all(texts), ClaimResult)
+            return self._coverage(answer, _with_sentences_of(answer, raw))
+        return result
 
     def check_answers(
         self,
@@ -495,27 +501,26 @@ class ClaimCoverage:
                 f"{len(answers)} answers"
             )
         threads = None if threads is None else int_in_range(threads, "threads")
-        answers = [text_of(a, f"answers[{i}]") for i, a in enumerate(answers)]
-        ids_lists, text_lists = [], []
-        for i, chunks in enumerate(chunks_per_answer):
-            ids, chunk_texts = _chunk_lists(chunks, f"chunks_per_answer[{i}]")
-            ids_lists.append(ids)
-            text_lists.append(chunk_texts)
-        try:
-            raws = _core.check_answers(self._config, answers, ids_lists, text_lists, ClaimResult, threads or 0)
+        answers = [a if type(a) is str else text_of(a, f"answers[{i}]") for i, a in enumerate(answers)]
+        # Lists of str and plain dicts are read in one C++ pass; the others are adapted here, in order.
+        ids_lists, text_lists, slow = _core.plain_chunk_lists(list(chunks_per_answer))
+        for i in slow:
+            ids_lists[i], text_lists[i] = _chunk_lists(chunks_per_answer[i], f"chunks_per_answer[{i}]")
+        try:  # the core builds the AnswerCoverage objects itself
+            results: list[AnswerCoverage] = _core.check_answers(
+                self._config, answers, ids_lists, text_lists, ClaimResult, threads or 0, AnswerCoverage
+            )
         except UnicodeEncodeError:  # lone surrogates somewhere: checked as U+FFFD, sentences cut from the originals
             raws = _core.check_answers(
                 self._config,
                 [_clean(a) for a in answers],
-                [[_clean(x) for x in ids] for ids in ids_lists],
-                [[_clean(t) for t in texts] for texts in text_lists],
+                [_clean_ids(ids) for ids in ids_lists],
+                [_clean_all(texts) for texts in text_lists],
                 ClaimResult,
                 threads or 0,
             )
-            raws = [
-                ([c._replace(sentence=a[c.start : c.end]) for c in raw[0]], *raw[1:]) for a, raw in zip(answers, raws)
-            ]
-        return [self._coverage(answer, raw) for answer, raw in zip(answers, raws)]
+            return [self._coverage(answer, _with_sentences_of(answer, raw)) for answer, raw in zip(answers, raws)]
+        return results
 
     def validate_citations(self, answer: AnswerLike, chunks: Iterable[ChunkLike]) -> tuple[bool, list[str], str]:
         """Whether every chunk the answer uses is cited and every citation names a retrieved chunk.
@@ -545,11 +550,10 @@ class ClaimCoverage:
         return keep_covered(text, self.check_answer(text, chunks))[0]
 
     def _coverage(self, answer: str, raw: _RawAnswer) -> AnswerCoverage:
+        """The AnswerCoverage of a core record (the lone-surrogate path; the core builds it on the common one)."""
         claims, unknown, missing, covered, _claim_count, attribution, supported, grounded = raw
         claim_tuple = tuple(claims)
-        # The dataclass's own __init__ sets each field through object.__setattr__ (it is frozen): filling __dict__
-        # at once gives the same object at a fraction of the cost of a tiny check.
-        result = object.__new__(AnswerCoverage)
+        result = object.__new__(AnswerCoverage)  # as the core does: the frozen dataclass's fields set at once
         result.__dict__.update(
             answer=answer,
             claims=claim_tuple,

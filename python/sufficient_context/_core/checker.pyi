@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar, overload
 
 from numpy.typing import ArrayLike
+
+_R = TypeVar("_R")
 
 class TermStatistics:
     """Zipf frequency by term (stem); immutable."""
@@ -91,6 +94,7 @@ class Checker:
     def min_contexts(self) -> int: ...
     @property
     def recency_days(self) -> float: ...
+    @overload
     def check(
         self,
         query: str,
@@ -103,9 +107,45 @@ class Checker:
         now: float | None = None,
         min_contexts: int | None = None,
         recency_days: float | None = None,
-    ) -> CheckResult:
+        results: None = None,
+        start: float = 0.0,
+    ) -> CheckResult: ...
+    @overload
+    def check(
+        self,
+        query: str,
+        contents: list[str],
+        summaries: list[str] | None = None,
+        timestamps: ArrayLike | None = None,
+        temperatures: ArrayLike | None = None,
+        query_embedding: ArrayLike | None = None,
+        chunk_embeddings: ArrayLike | None = None,
+        now: float | None = None,
+        min_contexts: int | None = None,
+        recency_days: float | None = None,
+        *,
+        results: ResultFactory[_R],
+        start: float,
+    ) -> _R: ...
+    @overload
+    def check(
+        self,
+        query: str,
+        contents: list[str],
+        summaries: list[str] | None,
+        timestamps: ArrayLike | None,
+        temperatures: ArrayLike | None,
+        query_embedding: ArrayLike | None,
+        chunk_embeddings: ArrayLike | None,
+        now: float | None,
+        min_contexts: int | None,
+        recency_days: float | None,
+        results: ResultFactory[_R],
+        start: float,
+    ) -> _R:
         """Score one check (GIL released). Arrays are converted to float64; per-chunk ones hold NaN for a chunk
-        without a value."""
+        without a value. With `results`, the result object it makes (elapsed_ms measured from `start`)."""
+    @overload
     def check_batch(
         self,
         queries: list[str],
@@ -119,11 +159,44 @@ class Checker:
         min_contexts: int | None = None,
         recency_days: float | None = None,
         threads: int = 0,
-    ) -> list[CheckResult]:
-        """Score many checks on min(threads, n) C++ threads (0: all cores), GIL released; input order."""
+        results: None = None,
+        start: float = 0.0,
+    ) -> list[CheckResult]: ...
+    @overload
+    def check_batch(
+        self,
+        queries: list[str],
+        contents: list[list[str]],
+        summaries: list[list[str] | None] | None,
+        timestamps: Sequence[ArrayLike | None] | None,
+        temperatures: Sequence[ArrayLike | None] | None,
+        query_embeddings: Sequence[ArrayLike | None] | None,
+        chunk_embeddings: Sequence[ArrayLike | None] | None,
+        now: float | None,
+        min_contexts: int | None,
+        recency_days: float | None,
+        threads: int,
+        results: ResultFactory[_R],
+        start: float,
+    ) -> list[_R]:
+        """Score many checks on min(threads, n) C++ threads (0: all cores), GIL released; input order. With
+        `results`, the result objects it makes (each one's elapsed_ms: its check plus an equal share of the call
+        since `start`)."""
+
+class ResultFactory(Generic[_R]):
+    """Makes `result_type` objects (the package's SufficiencyResult) in C++: ``object.__new__`` and its slots
+    _core (the CheckResult), _data (None), score, level and checker_level (from `levels`, indexed by insufficient,
+    partial, sufficient), decided_by ("checker"), elapsed_ms and scoring set."""
+
+    def __init__(
+        self, result_type: type[_R], levels: tuple[Any, Any, Any], scoring: str, clock: Callable[[], float]
+    ) -> None: ...
 
 def _python_word_ranges() -> list[tuple[int, int]]: ...
 def _reference_query_terms(query: str) -> list[str]: ...
+def not_str_lists(lists: list[Any]) -> list[int]:
+    """Indexes of the entries that are not a list of str (exact types): the batch entries that need adapting."""
+
 def set_cache_budget(bytes: int) -> None: ...
 def cache_usage() -> dict[str, int]: ...
 def _sentences(text: str) -> list[str]: ...

@@ -2,7 +2,7 @@
 
 Texts are ``str`` (anything else: ``TypeError``); a ``str`` holding lone surrogates raises ``UnicodeEncodeError`` (the
 package modules replace them first). Offsets are ``str`` indices. Chunks are passed as two parallel lists, ``ids`` and
-``texts``; results name chunks by the id objects passed in.
+``texts`` (``ids`` None: ``"S1".."Sn"``); results name chunks by the id objects passed in.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from .checker import TermStatistics, WordRelations
 _Claim = tuple[str, float, bool, bool, tuple[str, ...], tuple[str, ...], dict[str, float], float, str, int, int]
 # A `claim_type` builds each claim from those fields, positionally (a NamedTuple with them is one).
 _C = TypeVar("_C", bound=tuple[Any, ...])
+_A = TypeVar("_A")
 # (claims, unknown_citations, missing_citations, covered_count, claim_count, attribution_coverage, supported_ratio,
 # is_grounded)
 _Answer = tuple[list[_C], tuple[str, ...], tuple[str, ...], int, int, float, float, bool]
@@ -57,43 +58,87 @@ def default_meta_patterns() -> list[str]:
 
 @overload
 def check_claim(
-    config: ClaimConfig, sentence: str, ids: list[str], texts: list[str], claim_type: None = None
+    config: ClaimConfig, sentence: str, ids: list[str] | None, texts: list[str], claim_type: None = None
 ) -> _Claim: ...
 @overload
-def check_claim(config: ClaimConfig, sentence: str, ids: list[str], texts: list[str], claim_type: type[_C]) -> _C:
+def check_claim(
+    config: ClaimConfig, sentence: str, ids: list[str] | None, texts: list[str], claim_type: type[_C]
+) -> _C:
     """A `claim_type` record (sentence, score, is_covered, is_meta, citations, covering_chunks, overlaps, threshold,
     reason, start, end); a plain tuple when claim_type is None."""
 
 @overload
 def check_answer(
-    config: ClaimConfig, answer: str, ids: list[str], texts: list[str], claim_type: None = None
+    config: ClaimConfig,
+    answer: str,
+    ids: list[str] | None,
+    texts: list[str],
+    claim_type: None = None,
+    answer_type: None = None,
 ) -> _Answer[_Claim]: ...
 @overload
 def check_answer(
-    config: ClaimConfig, answer: str, ids: list[str], texts: list[str], claim_type: type[_C]
-) -> _Answer[_C]:
+    config: ClaimConfig,
+    answer: str,
+    ids: list[str] | None,
+    texts: list[str],
+    claim_type: type[_C],
+    answer_type: None = None,
+) -> _Answer[_C]: ...
+@overload
+def check_answer(
+    config: ClaimConfig,
+    answer: str,
+    ids: list[str] | None,
+    texts: list[str],
+    claim_type: type[_C],
+    answer_type: type[_A],
+) -> _A:
     """(claims, unknown_citations, missing_citations, covered_count, claim_count, attribution_coverage,
-    supported_ratio, is_grounded). ValueError when two chunks share an id."""
+    supported_ratio, is_grounded). ValueError when two chunks share an id. With `answer_type`: an instance of it made
+    as ``object.__new__`` with its ``__dict__`` holding answer, claims (a tuple), covered_count, attribution_coverage,
+    supported_ratio, missing_citations, unknown_citations, is_grounded, mode and uncovered (AnswerCoverage's
+    fields)."""
 
 @overload
 def check_answers(
     config: ClaimConfig,
     answers: list[str],
-    ids_per_answer: list[list[str]],
-    texts_per_answer: list[list[str]],
+    ids_per_answer: Sequence[list[str] | None],
+    texts_per_answer: Sequence[list[str]],
     claim_type: None = None,
     threads: int = 0,
+    answer_type: None = None,
 ) -> list[_Answer[_Claim]]: ...
 @overload
 def check_answers(
     config: ClaimConfig,
     answers: list[str],
-    ids_per_answer: list[list[str]],
-    texts_per_answer: list[list[str]],
+    ids_per_answer: Sequence[list[str] | None],
+    texts_per_answer: Sequence[list[str]],
     claim_type: type[_C],
     threads: int = 0,
-) -> list[_Answer[_C]]:
+    answer_type: None = None,
+) -> list[_Answer[_C]]: ...
+@overload
+def check_answers(
+    config: ClaimConfig,
+    answers: list[str],
+    ids_per_answer: Sequence[list[str] | None],
+    texts_per_answer: Sequence[list[str]],
+    claim_type: type[_C],
+    threads: int,
+    answer_type: type[_A],
+) -> list[_A]:
     """check_answer for each answer on C++ threads (0: one per CPU), GIL released; results in input order."""
+
+def plain_chunk_lists(
+    chunks_per_answer: list[Any],
+) -> tuple[list[list[str] | None], list[list[str]], list[int]]:
+    """(ids per entry, contents per entry, indexes of the entries to adapt in Python, whose ids and contents are left
+    None). An entry is read here when it is a list of str (ids None) or of str and plain ``{"content", "id"?,
+    "score"?}`` dicts (extra keys allowed but summary, embedding, timestamp, temperature, metadata, page_content; a
+    str id; a finite float or int score) with unique ids, as ``chunks.plain_ids_and_contents`` reads it."""
 
 def support_scores(config: ClaimConfig, sentence: str, texts: list[str]) -> list[float]:
     """The support score of `sentence` by each text (citation markers ignored; no citation or meta logic)."""
