@@ -89,7 +89,7 @@ def tiny_share(repeat: int) -> list[tuple[str, float, float]]:
         ("check_answer", lambda: coverage.check_answer(answer, [chunk]),
          lambda: core_claims.check_answer(coverage._config, answer, None, ctexts, ClaimResult, AnswerCoverage)),
         ("evaluate_retrieval (array)", lambda: gate.evaluate_retrieval(scores),
-         lambda: core_gate.evaluate_retrieval(scores, 0.2, 2, None)),
+         lambda: core_gate.retrieval_decision(sc.RetrievalDecision, scores, 0.2, 2, None)),
     ]  # fmt: skip
     out = []
     loops = 20_000
