@@ -1,10 +1,5 @@
 #include "checker/vocabulary.hpp"
 
-#include <algorithm>
-#include <atomic>
-#include <mutex>
-#include <utility>
-
 #include "text/casefold.hpp"
 #include "text/stemmer.hpp"
 #include "text/stopwords.hpp"
@@ -152,98 +147,38 @@ void Vocabulary::clear() noexcept {
   prefixes_.clear();
 }
 
-// One thread's vocabulary with what the budget needs: a lock held while it is in use (so another
-// thread may empty it only when idle) and the bytes it was last accounted at.
-struct ThreadCache {
-  ThreadCache();
-  ~ThreadCache();
-  ThreadCache(const ThreadCache&) = delete;
-  ThreadCache& operator=(const ThreadCache&) = delete;
+// One thread's vocabulary, counted in the cache budget.
+class ThreadVocabulary final : public BudgetedCache {
+ public:
+  ThreadVocabulary() = default;
+  ~ThreadVocabulary() override { withdraw(); }
+  ThreadVocabulary(const ThreadVocabulary&) = delete;
+  ThreadVocabulary& operator=(const ThreadVocabulary&) = delete;
 
-  std::mutex in_use;
   Vocabulary vocabulary;
-  std::size_t accounted = 0;  // guarded by in_use
+
+ private:
+  std::size_t held_bytes() const noexcept override { return vocabulary.memory_bytes(); }
+  void empty() noexcept override {
+    vocabulary = Vocabulary();  // a fresh object: clear() would keep the capacity
+  }
 };
 
 namespace {
 
-std::atomic<std::size_t> g_budget{kDefaultCacheBudget};
-std::atomic<std::size_t> g_total{0};
-
-struct Registry {
-  std::mutex mutex;
-  std::vector<ThreadCache*> caches;
-};
-
-Registry& registry() {
-  // Thread-storage objects are destroyed before static ones, so every ThreadCache outlives no
-  // registry.
-  static Registry r;
-  return r;
-}
-
-// Re-accounts `cache` (its lock held by the caller) and returns the new total.
-std::size_t account(ThreadCache& cache) noexcept {
-  const std::size_t now = cache.vocabulary.memory_bytes();
-  const std::size_t before = std::exchange(cache.accounted, now);
-  if (now >= before) return g_total.fetch_add(now - before) + (now - before);
-  return g_total.fetch_sub(before - now) - (before - now);
-}
-
-void empty(ThreadCache& cache) noexcept {
-  cache.vocabulary = Vocabulary();  // a fresh object: clear() would keep the capacity
-  account(cache);
+ThreadVocabulary& this_thread_vocabulary() {
+  thread_local ThreadVocabulary cache;
+  return cache;
 }
 
 }  // namespace
 
-ThreadCache::ThreadCache() {
-  Registry& r = registry();
-  const std::lock_guard<std::mutex> lock(r.mutex);
-  r.caches.push_back(this);
-}
-
-ThreadCache::~ThreadCache() {
-  Registry& r = registry();
-  const std::lock_guard<std::mutex> lock(r.mutex);
-  r.caches.erase(std::find(r.caches.begin(), r.caches.end(), this));
-  g_total.fetch_sub(accounted);
-}
-
-void set_cache_budget(std::size_t bytes) noexcept { g_budget.store(bytes); }
-std::size_t cache_budget() noexcept { return g_budget.load(); }
-std::size_t cache_bytes() noexcept { return g_total.load(); }
-std::size_t cache_threads() noexcept {
-  Registry& r = registry();
-  const std::lock_guard<std::mutex> lock(r.mutex);
-  return r.caches.size();
-}
-
-VocabularyLease::VocabularyLease() {
-  thread_local ThreadCache cache;
-  cache_ = &cache;
-  cache.in_use.lock();
-  vocabulary_ = &cache.vocabulary;
-}
+VocabularyLease::VocabularyLease()
+    : cache_(this_thread_vocabulary()), lease_(cache_), vocabulary_(cache_.vocabulary) {}
 
 VocabularyLease::~VocabularyLease() {
-  ThreadCache& self = *cache_;
-  if (self.vocabulary.size() > kMaxSpellings) empty(self);
-  if (account(self) > g_budget.load()) {
-    // Idle threads first: their words are the least likely to come back on this thread.
-    Registry& r = registry();
-    {
-      const std::lock_guard<std::mutex> lock(r.mutex);
-      for (ThreadCache* other : r.caches) {
-        if (other == &self || !other->in_use.try_lock()) continue;
-        empty(*other);
-        other->in_use.unlock();
-        if (g_total.load() <= g_budget.load()) break;
-      }
-    }
-    if (g_total.load() > g_budget.load()) empty(self);
-  }
-  self.in_use.unlock();
+  // Before lease_ accounts it.
+  if (vocabulary_.size() > kMaxSpellings) vocabulary_ = Vocabulary();
 }
 
 }  // namespace sc::checker

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/cache_budget.hpp"
 #include "checker/english_tables.hpp"
 #include "text/interner.hpp"
 #include "text/string_arena.hpp"
@@ -208,23 +209,13 @@ inline constexpr SeedVocabulary kNoSeed{};
 /// Whether a folded word is a negation cue.
 bool is_negation(std::string_view folded) noexcept;
 
-/// The vocabularies are caches: every thread that checks keeps one between checks. Together they
-/// share one byte budget (cache_budget(); 256 MiB unless set). The shared seed is not part of it:
-/// it is read-only data of the library, never counted nor emptied. A check that ends with the total
-/// over budget empties the vocabularies of threads that are not checking, then its own; a single
-/// vocabulary is also emptied past kMaxSpellings. Emptying only costs speed (the next check
-/// analyzes its words again), never a different result.
-inline constexpr std::size_t kDefaultCacheBudget = std::size_t{256} << 20;
+/// A vocabulary is a cache: every thread that checks keeps one between checks, counted in the
+/// shared cache budget (checker/cache_budget.hpp). The shared seed is not part of it: it is
+/// read-only data of the library, never counted nor emptied. A single vocabulary is also emptied
+/// past kMaxSpellings.
 inline constexpr std::size_t kMaxSpellings = std::size_t{1} << 18;
 
-void set_cache_budget(std::size_t bytes) noexcept;
-std::size_t cache_budget() noexcept;
-/// Bytes the threads' vocabularies hold now (as of each thread's last check).
-std::size_t cache_bytes() noexcept;
-/// Threads holding a vocabulary.
-std::size_t cache_threads() noexcept;
-
-struct ThreadCache;
+class ThreadVocabulary;
 
 /// This thread's vocabulary for the length of one check: other threads cannot empty it while the
 /// lease lives. On release it accounts the vocabulary's size and enforces the budget.
@@ -234,11 +225,12 @@ class VocabularyLease {
   ~VocabularyLease();
   VocabularyLease(const VocabularyLease&) = delete;
   VocabularyLease& operator=(const VocabularyLease&) = delete;
-  Vocabulary& get() noexcept { return *vocabulary_; }
+  Vocabulary& get() noexcept { return vocabulary_; }
 
  private:
-  ThreadCache* cache_;
-  Vocabulary* vocabulary_;
+  ThreadVocabulary& cache_;
+  CacheLease lease_;
+  Vocabulary& vocabulary_;
 };
 
 }  // namespace sc::checker

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
@@ -11,6 +10,7 @@
 #include "claims/claim_analysis.hpp"
 #include "claims/claim_support.hpp"
 #include "claims/key_table.hpp"
+#include "claims/workspace.hpp"
 #include "common/parallel_for.hpp"
 #include "common/quoted.hpp"
 #include "text/citations.hpp"
@@ -29,82 +29,6 @@ std::string fixed2(double value) {
   }
   return std::string(buffer, end);
 }
-
-/// One sentence before its decision: where it is, what it cites, its analysis.
-struct Pending {
-  text::Span span;
-  std::string_view text;
-  std::vector<std::string_view> citations;  // distinct, first-seen
-  std::vector<std::size_t> evidence;        // known cited chunks, or every chunk
-  std::vector<std::string_view> unknown;    // cited ids naming no chunk
-  bool cited = false;                       // has citation markers
-  ClaimProfile profile;
-};
-
-/// What a check allocates, kept per thread between checks (see Lease): the analyzer, the chunk
-/// id table, chunk profiles, sentences and scoring scratch, all cleared before reuse.
-struct Workspace {
-  explicit Workspace(const ClaimConfig& config) : analyzer(config) {}
-
-  ClaimAnalyzer analyzer;
-  KeyTable ids;                        // chunk id -> input index
-  std::vector<ChunkProfile> profiles;  // by chunk index; the first chunks.size() are in use
-  std::vector<std::uint8_t> ready;     // profiles[i] analyzed in this check
-  std::vector<Pending> pending;        // by sentence
-  SupportScratch scratch;
-
-  std::size_t memory_bytes() const noexcept {
-    std::size_t bytes = analyzer.memory_bytes() + ids.memory_bytes() + ready.capacity() +
-                        scratch.events.capacity() * sizeof(std::uint64_t) +
-                        scratch.flags.capacity() + scratch.best_flags.capacity() +
-                        profiles.capacity() * sizeof(ChunkProfile) +
-                        pending.capacity() * sizeof(Pending);
-    for (const ChunkProfile& p : profiles) {
-      bytes += (p.present.capacity() * 2 + p.negations.capacity()) * sizeof(std::uint64_t) +
-               (p.keys.capacity() + p.begin.capacity() + p.positions.capacity() +
-                p.unit_begin.capacity() + p.key_units.capacity()) *
-                   sizeof(std::uint32_t);
-    }
-    for (const Pending& p : pending) {
-      bytes += (p.citations.capacity() + p.unknown.capacity() + p.profile.surfaces.capacity()) *
-                   sizeof(std::string_view) +
-               (p.evidence.capacity() + p.profile.weights.capacity()) * sizeof(double) +
-               (p.profile.items.capacity() + p.profile.related.capacity() +
-                p.profile.antonyms.capacity() + p.profile.related_begin.capacity() +
-                p.profile.antonym_begin.capacity() + p.profile.meta_rest.capacity()) *
-                   sizeof(std::uint32_t) +
-               p.profile.kinds.capacity() + p.profile.names.capacity();
-    }
-    return bytes;
-  }
-};
-
-/// This thread's Workspace for one check, reset for `config`. A thread keeps one workspace
-/// between checks (warm buffers and word memo, no allocation for small checks) unless a check
-/// grew it past kKeepBytes; a nested lease (none today) would get a fresh one. Each thread has its
-/// own: check_answers' threads share nothing but the (immutable) config.
-class Lease {
- public:
-  explicit Lease(const ClaimConfig& config) : workspace_(std::move(slot())) {
-    if (!workspace_) workspace_ = std::make_unique<Workspace>(config);
-    workspace_->analyzer.reset(config);
-    workspace_->ids.clear();
-  }
-  Lease(const Lease&) = delete;
-  Lease& operator=(const Lease&) = delete;
-  ~Lease() {
-    if (!slot() && workspace_->memory_bytes() <= kKeepBytes) slot() = std::move(workspace_);
-  }
-  Workspace& operator*() const noexcept { return *workspace_; }
-
- private:
-  static constexpr std::size_t kKeepBytes = std::size_t{8} << 20;
-  static std::unique_ptr<Workspace>& slot() {
-    thread_local std::unique_ptr<Workspace> workspace;
-    return workspace;
-  }
-  std::unique_ptr<Workspace> workspace_;
-};
 
 /// Fills `ids` (cleared) with chunk id -> input index; two chunks with one id are an error (a
 /// citation could not say which).

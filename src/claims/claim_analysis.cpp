@@ -164,7 +164,7 @@ std::size_t ClaimAnalyzer::memory_bytes() const noexcept {
          item_of_key_.capacity() * sizeof(std::int32_t) +
          (filter_codes_.capacity() + word_codes_.capacity()) * sizeof(std::uint16_t) +
          folded_.capacity() + key_.capacity() + found_.capacity() * sizeof(std::uint64_t) +
-         unit_of_.capacity() * sizeof(std::uint32_t);
+         unit_of_.capacity() * sizeof(std::uint32_t) + KeyFilter::memory_bytes() * 2;
 }
 
 void ClaimAnalyzer::add_word_code(std::uint16_t code) {

@@ -147,7 +147,7 @@ class ClaimAnalyzer {
   /// The same into `out` (cleared first, its capacity reused).
   void chunk(std::string_view text, ChunkProfile& out);
 
-  /// Heap bytes held (roughly), to bound what a thread keeps between checks.
+  /// Heap bytes held (its word memos included): what the cache budget counts.
   std::size_t memory_bytes() const noexcept;
 
   /// The key text of a key id.

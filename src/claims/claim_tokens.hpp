@@ -92,6 +92,8 @@ class KeyFilter {
   void add_code(std::uint16_t code) noexcept { bits_->set(code); }
   void remove_code(std::uint16_t code) noexcept { bits_->reset(code); }
   bool has(std::uint16_t code) const noexcept { return bits_->test(code); }
+  /// Heap bytes held.
+  static constexpr std::size_t memory_bytes() noexcept { return sizeof(std::bitset<65536>); }
 
   /// Whether the key of a word token whose folded form is `folded` may be one that was added.
   /// Numbers are keyed exactly (see token_key) and tested with has(prefix_code(key)).

@@ -1,13 +1,16 @@
-/// @brief GoogleTest suite for the shared budget of the threads' vocabulary caches
-/// (src/checker/vocabulary.hpp): accounting, emptying idle threads first, equal results.
+/// @brief GoogleTest suite for the shared budget of the threads' caches
+/// (src/checker/cache_budget.hpp, the vocabularies of src/checker/vocabulary.hpp): accounting,
+/// emptying idle threads first, equal results.
 #include <gtest/gtest.h>
 
 #include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "checker/cache_budget.hpp"
 #include "checker/checker.hpp"
 #include "checker/vocabulary.hpp"
 
@@ -134,6 +137,110 @@ TEST(CacheBudget, ManyThreadsStayWithinTheBudget) {
                 check(checker, query(t), varied_text(t * 10 + round, 3000)).score);
     }
   }
+}
+
+// A cache of a given size, to drive the budget directly.
+class SizedCache final : public ck::BudgetedCache {
+ public:
+  SizedCache() = default;
+  ~SizedCache() override { withdraw(); }
+  SizedCache(const SizedCache&) = delete;
+  SizedCache& operator=(const SizedCache&) = delete;
+
+  std::size_t bytes = 0;
+  int emptied = 0;
+
+ private:
+  std::size_t held_bytes() const noexcept override { return bytes; }
+  void empty() noexcept override {
+    bytes = 0;
+    ++emptied;
+  }
+};
+
+// Runs `fn` on a new thread (a thread of its own caches only) and waits for it.
+template <class Fn>
+void on_new_thread(Fn&& fn) {
+  std::thread thread(std::forward<Fn>(fn));
+  thread.join();
+}
+
+TEST(CacheBudget, ACacheJoinsAtItsFirstLeaseAndLeavesWhenDestroyed) {
+  const BudgetGuard guard;
+  on_new_thread([] {
+    {
+      SizedCache zero;  // a lease ending at budget 0 empties every idle cache of the process
+      ck::set_cache_budget(0);
+      { const ck::CacheLease lease(zero); }
+    }
+    ASSERT_EQ(ck::cache_bytes(), 0u);
+    ck::set_cache_budget(ck::kDefaultCacheBudget);
+    const std::size_t threads = ck::cache_threads();
+    {
+      SizedCache a;
+      // Not yet registered: no other thread can reach it before it is whole.
+      EXPECT_EQ(ck::cache_threads(), threads);
+      EXPECT_FALSE(a.leased());
+      {
+        const ck::CacheLease lease(a);
+        EXPECT_TRUE(a.leased());
+        a.bytes = 1000;
+      }
+      EXPECT_FALSE(a.leased());
+      EXPECT_EQ(ck::cache_threads(), threads + 1);
+      EXPECT_EQ(ck::cache_bytes(), 1000u);
+      SizedCache b;
+      {
+        const ck::CacheLease lease(b);
+        b.bytes = 500;
+      }
+      EXPECT_EQ(ck::cache_threads(), threads + 1);  // two caches, one thread
+      EXPECT_EQ(ck::cache_bytes(), 1500u);
+    }
+    EXPECT_EQ(ck::cache_bytes(), 0u);
+    EXPECT_EQ(ck::cache_threads(), threads);
+  });
+}
+
+TEST(CacheBudget, OverBudgetThisThreadsOtherIdleCacheGoesFirstUnlessInUse) {
+  const BudgetGuard guard;
+  on_new_thread([] {
+    SizedCache a;
+    SizedCache b;
+    ck::set_cache_budget(0);
+    { const ck::CacheLease lease(a); }  // empties every idle cache of the process
+    ASSERT_EQ(ck::cache_bytes(), 0u);
+    ck::set_cache_budget(1200);
+    {
+      const ck::CacheLease lease(a);
+      a.bytes = 1000;
+    }
+    {
+      const ck::CacheLease lease(b);
+      b.bytes = 500;  // 1500 > 1200: `a`, idle, goes; `b` fits and stays
+    }
+    EXPECT_EQ(a.emptied, 1);
+    EXPECT_EQ(b.emptied, 0);
+    EXPECT_EQ(ck::cache_bytes(), 500u);
+    {
+      const ck::CacheLease lease(a);
+      a.bytes = 1000;  // 1500 > 1200: now `b` is the idle one
+    }
+    EXPECT_EQ(a.emptied, 1);
+    EXPECT_EQ(b.emptied, 1);
+    EXPECT_EQ(ck::cache_bytes(), 1000u);
+    {
+      const ck::CacheLease outer(a);  // in use: `b` cannot empty it, so it empties itself
+      {
+        const ck::CacheLease inner(b);
+        b.bytes = 300;
+      }
+      EXPECT_EQ(a.emptied, 1);
+      EXPECT_EQ(b.emptied, 2);
+      EXPECT_EQ(ck::cache_bytes(), 1000u);
+    }
+    EXPECT_EQ(ck::cache_bytes(), 1000u);
+  });
 }
 
 }  // namespace
