@@ -522,7 +522,7 @@ void sc::bindings::bind_checker(py::module_& m) {
       "need adapting.");
   m.def(
       "set_cache_budget", [](std::size_t bytes) { ck::set_cache_budget(bytes); }, py::arg("bytes"),
-      "Bytes that all threads' vocabulary caches may hold together.");
+      "Bytes that all threads' caches (word vocabularies, claim workspaces) may hold together.");
   m.def(
       "cache_usage",
       [] {

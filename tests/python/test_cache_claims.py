@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,11 +104,23 @@ def test_check_answers_on_several_threads_is_counted(default_budget: int) -> Non
     assert got == expected
 
 
+def _settled_thread_count() -> int:
+    """The thread count once threads of earlier tests have finished exiting (their caches go as the OS thread ends)."""
+    count, deadline = sc.cache_usage()["threads"], time.monotonic() + 5
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        again = sc.cache_usage()["threads"]
+        if again == count:
+            break
+        count = again
+    return count
+
+
 def test_threads_count_each_thread_once_while_alive(default_budget: int) -> None:
     coverage = sc.ClaimCoverage()
     checker = sc.SufficientContextChecker()
     sc.set_cache_budget(default_budget)
-    before = sc.cache_usage()["threads"]
+    before = _settled_thread_count()
     checked = threading.Barrier(4)
     leave = threading.Event()
 
@@ -125,6 +138,11 @@ def test_threads_count_each_thread_once_while_alive(default_budget: int) -> None
     leave.set()
     for t in threads:
         t.join()
+    # join() returns when the Python thread state is gone; the C++ thread-local caches are freed a little later,
+    # as the OS thread exits.
+    deadline = time.monotonic() + 10
+    while sc.cache_usage()["threads"] != before and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert sc.cache_usage()["threads"] == before
 
 
