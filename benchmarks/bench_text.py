@@ -10,6 +10,9 @@ repeated up to --mb), or deterministic generated English prose when that file is
 - C++ tokenize: `_core.text.count_tokens` (tokenizing alone; one crossing, no Python objects per token).
 - C++ tokenize + list: `sufficient_context.text.tokenize`, building a `Token` per token.
 - C++ terms: `sufficient_context.text.terms` (tokenize, fold, stop words, Porter2 stem, list of str).
+- C++ sentences: `_core.sentences.split_sentences` (the sentence scanner; a (start, end) tuple per sentence).
+- Python regex sentences: `re.split` after `. ! ?` and whitespace (what a user writes without a splitter; it knows
+  no abbreviations, numbers, citations or line breaks).
 - Python regex tokenize: `re.findall` of words on the lowercased text.
 - Python terms: regex tokenize + stop-word set + snowballstemmer's pure-Python EnglishStemmer per token (the
   baseline of the issue), and the same with a dict memoizing stems (what a careful Python user would add).
@@ -34,10 +37,12 @@ from _machine import DATASETS, cpu_model
 from snowballstemmer import EnglishStemmer
 
 from sufficient_context import text as sctext
+from sufficient_context._core import sentences as core_sentences
 from sufficient_context._core import text as core
 
 SQUAD = DATASETS / "squad2" / "squad2-sufficiency.jsonl"
 WORD_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
 
 def load_corpus(megabytes: float) -> tuple[str, str]:
@@ -122,6 +127,8 @@ def main() -> None:
         ("tok", "C++ tokenize (`count_tokens`)", mb, lambda: core.count_tokens(text), args.repeat),
         ("tok-list", "C++ tokenize + list of `Token`", mb, lambda: sctext.tokenize(text), args.repeat),
         ("terms", "C++ terms (tokenize, fold, stop words, stem)", mb, lambda: sctext.terms(text), args.repeat),
+        ("sent", "C++ sentences (`split_sentences`)", mb, lambda: core_sentences.split_sentences(text), args.repeat),
+        ("base-sent", "Python regex sentences", small_mb, lambda: SENTENCE_RE.split(small), args.repeat),
         ("base-tok", "Python regex tokenize", small_mb, lambda: WORD_RE.findall(small.lower()), args.repeat),
         ("base", "Python terms (regex, stop set, snowballstemmer)", small_mb,
          lambda: python_terms(small, stop, stemmer.stemWord), 1),

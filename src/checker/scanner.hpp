@@ -1,7 +1,6 @@
 /// @brief One pass over a chunk: the text engine's tokens and the spec's sentence breaks, together.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -14,32 +13,6 @@
 namespace sc::checker {
 
 namespace scan_detail {
-
-enum : std::uint8_t {
-  kSep = 0,       // ASCII separator
-  kLetter = 1,    // A-Z a-z
-  kDigit = 2,     // 0-9
-  kUnder = 3,     // _
-  kApos = 4,      // '
-  kNumPunct = 5,  // . ,
-  kHigh = 6,      // byte >= 0x80: decode
-};
-
-constexpr std::array<std::uint8_t, 256> make_classes() {
-  std::array<std::uint8_t, 256> t{};
-  for (int c = 0; c < 256; ++c) {
-    std::uint8_t cls = kSep;
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) cls = kLetter;
-    if (c >= '0' && c <= '9') cls = kDigit;
-    if (c == '_') cls = kUnder;
-    if (c == '\'') cls = kApos;
-    if (c == '.' || c == ',') cls = kNumPunct;
-    if (c >= 0x80) cls = kHigh;
-    t[static_cast<std::size_t>(c)] = cls;
-  }
-  return t;
-}
-inline constexpr std::array<std::uint8_t, 256> kClass = make_classes();
 
 // Length in bytes of the closing quote or bracket at pos (" ' ) ] U+201D U+2019), 0 if none.
 inline std::size_t closer_at(std::string_view s, std::size_t pos) noexcept {
@@ -78,62 +51,6 @@ inline std::size_t break_end(std::string_view s, std::size_t pos) noexcept {
 
 bool has_non_space(std::string_view s) noexcept;
 
-// The ASCII token starting at `start` (an ASCII letter or digit), as text::next_token finds it.
-// Returns false when a non-ASCII byte could take part in the token: the caller then asks
-// text::next_token.
-inline bool ascii_token(std::string_view s, std::size_t start, std::size_t& end,
-                        text::TokenKind& kind) noexcept {
-  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t size = s.size();
-  std::size_t pos = start;
-  unsigned flags = 0;  // 1 letter, 2 digit, 8 underscore
-  std::uint8_t last = kSep;
-  while (pos < size) {
-    const std::uint8_t c = kClass[b[pos]];
-    if (c == kLetter || c == kDigit) {
-      flags |= c;
-      last = c;
-      ++pos;
-      continue;
-    }
-    if (c == kHigh) return false;
-    std::size_t next = pos + 1;
-    if (c == kUnder) {
-      while (next < size && b[next] == '_') ++next;
-      if (next >= size) break;
-      const std::uint8_t after = kClass[b[next]];
-      if (after == kHigh) return false;
-      if (after != kLetter && after != kDigit) break;
-      flags |= 8;
-      pos = next;
-      continue;
-    }
-    if (c == kApos && last == kLetter) {
-      if (next >= size) break;
-      const std::uint8_t after = kClass[b[next]];
-      if (after == kHigh) return false;
-      if (after != kLetter) break;
-      pos = next;
-      continue;
-    }
-    if (c == kNumPunct && last == kDigit) {
-      if (next < size && kClass[b[next]] == kDigit) {
-        pos = next;
-        continue;
-      }
-    }
-    break;
-  }
-  end = pos;
-  const bool letter = (flags & 1) != 0;
-  const bool digit = (flags & 2) != 0;
-  const bool under = (flags & 8) != 0;
-  kind = text::TokenKind::Identifier;
-  if (letter && !digit && !under) kind = text::TokenKind::Word;
-  if (!letter && !under) kind = text::TokenKind::Number;
-  return true;
-}
-
 }  // namespace scan_detail
 
 /// Walks `text` once, calling on_token(const text::Token&) for every token exactly as
@@ -145,6 +62,10 @@ inline bool ascii_token(std::string_view s, std::size_t start, std::size_t& end,
 template <class OnToken, class OnBreak>
 std::size_t scan_chunk(std::string_view text, OnToken&& on_token, OnBreak&& on_break) {
   using namespace scan_detail;
+  using text::detail::kByteClass;
+  using text::detail::kDigit;
+  using text::detail::kHigh;
+  using text::detail::kLetter;
   const auto* b = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t size = text.size();
   std::size_t pos = 0;
@@ -166,11 +87,11 @@ std::size_t scan_chunk(std::string_view text, OnToken&& on_token, OnBreak&& on_b
   };
   while (pos < size) {
     const unsigned char byte = b[pos];
-    const std::uint8_t c = kClass[byte];
+    const std::uint8_t c = kByteClass[byte];
     if (c == kLetter || c == kDigit) {
       std::size_t end = 0;
       text::TokenKind kind{};
-      if (ascii_token(text, pos, end, kind)) {
+      if (text::detail::ascii_token(text, pos, end, kind)) {
         token = text::Token{text.substr(pos, end - pos), pos, kind};
         pos = end;
       } else {

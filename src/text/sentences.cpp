@@ -1,5 +1,7 @@
 #include "text/sentences.hpp"
 
+#include <algorithm>
+#include <array>
 #include <string>
 
 #include "text/casefold.hpp"
@@ -226,13 +228,45 @@ bool heading_at(std::string_view t, std::size_t p) noexcept {
   return i > p && i < t.size() && is_hspace_byte(t[i]);
 }
 
+// Lead bytes of what run() acts on: "\n", "\r", '[', ". ! ?", and the first byte of every
+// other line break (U+0085, U+2028, U+2029) and terminal mark (is_western_terminal,
+// is_cjk_terminal). run() treats any other byte, ASCII or not, as one it steps over, so a scan
+// may skip it unread; an acting code point never hides inside another one (its lead byte is no
+// continuation byte). tests/cpp/test_text_fast_paths.cpp checks every code point.
+// 0xC2: U+0085. 0xD8, 0xDB: U+061F, U+06D4. 0xE0: U+0964, U+0965. 0xE2: U+2026, U+2028, U+2029,
+// U+203C, U+2047-U+2049. 0xE3: U+3002. 0xEF: U+FF01, U+FF1F, U+FF61.
+constexpr unsigned char kActingBytes[] = {'\n', '\r', '[',  '.',  '!',  '?', 0xC2,
+                                          0xD8, 0xDB, 0xE0, 0xE2, 0xE3, 0xEF};
+
+constexpr std::array<bool, 256> make_inert_table() {
+  std::array<bool, 256> table{};
+  for (bool& inert : table) inert = true;
+  for (const unsigned char b : kActingBytes) table[b] = false;
+  return table;
+}
+constexpr std::array<bool, 256> kInert = make_inert_table();
+
+/// The first byte at or after `p` that run() may act on (t.size() if none). One table lookup per
+/// byte: on prose this beat an 8-byte SWAR test of the same set (0.32 vs 0.37 ns per byte).
+std::size_t skip_inert(std::string_view t, std::size_t p) noexcept {
+  while (p < t.size() && kInert[static_cast<unsigned char>(t[p])]) ++p;
+  return p;
+}
+
 class Scanner {
  public:
-  Scanner(std::string_view text, const std::vector<SentenceSplitter::Entry>& entries)
-      : t_(text), n_(text.size()), entries_(entries) {}
+  /// `skip` lets run() jump over inert bytes; without it run() reads every byte (the reference
+  /// the tests compare the skipping scan with).
+  Scanner(std::string_view text, const std::vector<SentenceSplitter::Entry>& entries,
+          const std::vector<std::size_t>& by_size, bool skip)
+      : t_(text), n_(text.size()), entries_(entries), by_size_(by_size), skip_(skip) {}
 
   std::vector<Span> run() {
     while (pos_ < n_) {
+      if (skip_) {
+        pos_ = skip_inert(t_, pos_);
+        if (pos_ >= n_) break;
+      }
       const LineBreak lb = line_break_at(t_, pos_);
       if (lb.length != 0) {
         on_line_break(lb);
@@ -354,9 +388,11 @@ class Scanner {
       return label ? Kind::Never : Kind::Word;
     }
     if (opens_sentence && (word.size() == 1 || is_roman(word))) return Kind::Never;  // "a.", "iv."
-    for (const SentenceSplitter::Entry& entry : entries_) {
-      if (entry.word.size() == word.size() &&
-          (entry.any_case ? equals_ignoring_case(entry.word, word) : entry.word == word)) {
+    // Only the entries of the word's size can match, in list order.
+    const std::size_t last = word.size() + 1 < by_size_.size() ? by_size_[word.size() + 1] : 0;
+    for (std::size_t i = word.size() < by_size_.size() ? by_size_[word.size()] : 0; i < last; ++i) {
+      const SentenceSplitter::Entry& entry = entries_[i];
+      if (entry.any_case ? equals_ignoring_case(entry.word, word) : entry.word == word) {
         return entry.kind;
       }
     }
@@ -490,6 +526,8 @@ class Scanner {
   std::string_view t_;
   std::size_t n_;
   const std::vector<SentenceSplitter::Entry>& entries_;
+  const std::vector<std::size_t>& by_size_;
+  bool skip_;
   std::vector<Span> out_;
   std::size_t pos_ = 0;
   std::size_t begin_ = 0;         // start of the current sentence (untrimmed)
@@ -518,15 +556,33 @@ SentenceSplitter::SentenceSplitter(const std::vector<Abbreviation>& abbreviation
     for (const char c : a.word) any_case = any_case && !(c >= 'A' && c <= 'Z');
     entries_.push_back({std::string(a.word), a.kind, any_case});
   }
+  // Stable: within one size the list order stays, so the first matching entry still decides.
+  std::stable_sort(entries_.begin(), entries_.end(),
+                   [](const Entry& a, const Entry& b) { return a.word.size() < b.word.size(); });
+  const std::size_t longest = entries_.empty() ? 0 : entries_.back().word.size();
+  by_size_.assign(longest + 2, 0);
+  for (std::size_t k = 0, i = 0; k < by_size_.size(); ++k) {
+    while (i < entries_.size() && entries_[i].word.size() < k) ++i;
+    by_size_[k] = i;
+  }
 }
 
 std::vector<Span> SentenceSplitter::split(std::string_view text) const {
-  return Scanner(text, entries_).run();
+  return Scanner(text, entries_, by_size_, true).run();
+}
+
+std::vector<Span> SentenceSplitter::split_bytewise(std::string_view text) const {
+  return Scanner(text, entries_, by_size_, false).run();
 }
 
 std::vector<Span> split_sentences(std::string_view text) {
   static const SentenceSplitter kDefault(default_abbreviations());
   return kDefault.split(text);
+}
+
+std::vector<Span> split_sentences_bytewise(std::string_view text) {
+  static const SentenceSplitter kDefault(default_abbreviations());
+  return kDefault.split_bytewise(text);
 }
 
 }  // namespace sc::text

@@ -73,12 +73,18 @@ const std::vector<Abbreviation>& default_abbreviations();
 ///   past the end.
 std::vector<Span> split_sentences(std::string_view text);
 
+/// split_sentences() through SentenceSplitter::split_bytewise (for tests).
+std::vector<Span> split_sentences_bytewise(std::string_view text);
+
 /// A splitter with its own abbreviation list (e.g. the defaults plus a domain's own); it copies
 /// the words, so the list need not outlive it. split() is const and safe from many threads.
 class SentenceSplitter {
  public:
   explicit SentenceSplitter(const std::vector<Abbreviation>& abbreviations);
   std::vector<Span> split(std::string_view text) const;
+  /// split() reading every byte instead of skipping runs that hold no line break, terminal mark
+  /// or '[': the same spans, slower; the reference the tests compare split() with.
+  std::vector<Span> split_bytewise(std::string_view text) const;
 
   /// One abbreviation as the splitter keeps it (an implementation detail, public for the scanner).
   struct Entry {
@@ -88,7 +94,9 @@ class SentenceSplitter {
   };
 
  private:
-  std::vector<Entry> entries_;
+  std::vector<Entry> entries_;  // by word size, in list order within one size (first match wins)
+  // Entries of word size k: entries_[by_size_[k], by_size_[k + 1]) (k < by_size_.size() - 1).
+  std::vector<std::size_t> by_size_;
 };
 
 }  // namespace sc::text

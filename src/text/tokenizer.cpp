@@ -209,7 +209,12 @@ CharClass classify(char32_t cp) noexcept {
   return cp <= it->last ? it->cls : C::Letter;
 }
 
-bool next_token(std::string_view text, std::size_t& pos, Token& out) noexcept {
+detail::ClassAt detail::class_at(std::string_view text, std::size_t pos) noexcept {
+  const Peeked here = peek(text, pos);
+  return {here.cls, here.length};
+}
+
+bool detail::next_token_utf8(std::string_view text, std::size_t& pos, Token& out) noexcept {
   const std::size_t size = text.size();
 
   // Skip separators (and connectors that connect nothing) up to a letter, digit or ideograph.

@@ -1,6 +1,7 @@
 /// @brief UTF-8 tokenizer: words, numbers and identifiers as views into the input, in one pass.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -44,6 +45,111 @@ enum class CharClass : std::uint8_t {
 /// emoji, private use, specials...), so every alphabetic script counts without a Unicode database.
 CharClass classify(char32_t cp) noexcept;
 
+namespace detail {
+
+/// next_token reading every code point through the UTF-8 path: the general scan that next_token
+/// falls back to, and the reference the tests compare it with.
+bool next_token_utf8(std::string_view text, std::size_t& pos, Token& out) noexcept;
+
+/// The class and byte length of the code point at pos (< text.size(), a byte >= 0x80); an invalid
+/// byte is a one-byte separator.
+struct ClassAt {
+  CharClass cls;
+  std::uint8_t length;
+};
+ClassAt class_at(std::string_view text, std::size_t pos) noexcept;
+
+/// Byte classes of the ASCII fast path; every byte >= 0x80 is kHigh (decode it).
+enum : std::uint8_t { kSep, kLetter, kDigit, kUnder, kApos, kNumPunct, kHigh };
+
+constexpr std::array<std::uint8_t, 256> make_byte_classes() {
+  std::array<std::uint8_t, 256> t{};
+  for (std::size_t c = 0; c < 256; ++c) {
+    std::uint8_t cls = kSep;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) cls = kLetter;
+    if (c >= '0' && c <= '9') cls = kDigit;
+    if (c == '_') cls = kUnder;
+    if (c == '\'') cls = kApos;
+    if (c == '.' || c == ',') cls = kNumPunct;
+    if (c >= 0x80) cls = kHigh;
+    t[c] = cls;
+  }
+  return t;
+}
+inline constexpr std::array<std::uint8_t, 256> kByteClass = make_byte_classes();
+
+/// The token starting at `start` (an ASCII letter or digit) when only ASCII bytes and a
+/// non-ASCII separator or ideograph after it decide it: sets `end` and `kind` as next_token
+/// would and returns true. Returns false when a byte >= 0x80 could take part in it (inside, or
+/// right after a connector); the caller then asks next_token_utf8.
+inline bool ascii_token(std::string_view s, std::size_t start, std::size_t& end,
+                        TokenKind& kind) noexcept {
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t size = s.size();
+  std::size_t pos = start;
+  unsigned flags = 0;  // 1 letter, 2 digit, 8 underscore
+  std::uint8_t last = kSep;
+  while (pos < size) {
+    const std::uint8_t c = kByteClass[b[pos]];
+    if (c == kLetter) {  // most tokens are runs of ASCII letters: one lookup per byte
+      ++pos;
+      while (pos < size && kByteClass[b[pos]] == kLetter) ++pos;
+      flags |= 1;
+      last = kLetter;
+      continue;
+    }
+    if (c == kDigit) {
+      flags |= 2;
+      last = kDigit;
+      ++pos;
+      continue;
+    }
+    if (c == kHigh) {
+      // A separator or an ideograph ends the token (an em dash, a closing quote); anything else
+      // may continue it.
+      const CharClass cls = class_at(s, pos).cls;
+      if (cls == CharClass::Separator || cls == CharClass::Ideograph) break;
+      return false;
+    }
+    std::size_t next = pos + 1;
+    if (c == kUnder) {
+      while (next < size && b[next] == '_') ++next;
+      if (next >= size) break;
+      const std::uint8_t after = kByteClass[b[next]];
+      if (after == kHigh) return false;
+      if (after != kLetter && after != kDigit) break;
+      flags |= 8;
+      pos = next;
+      continue;
+    }
+    if (c == kApos && last == kLetter) {
+      if (next >= size) break;
+      const std::uint8_t after = kByteClass[b[next]];
+      if (after == kHigh) return false;
+      if (after != kLetter) break;
+      pos = next;
+      continue;
+    }
+    if (c == kNumPunct && last == kDigit) {
+      if (next < size && kByteClass[b[next]] == kDigit) {  // a high byte is no ASCII digit
+        pos = next;
+        continue;
+      }
+    }
+    break;
+  }
+  end = pos;
+  const bool letter = (flags & 1) != 0;
+  const bool digit = (flags & 2) != 0;
+  const bool under = (flags & 8) != 0;
+  kind = TokenKind::Identifier;
+  if (letter && !digit && !under) kind = TokenKind::Word;
+  if (!letter && !under) kind = TokenKind::Number;
+  return true;
+}
+
+}  // namespace detail
+
 /// Finds the token starting at or after byte `pos`, stores it in `out` and moves `pos` past it.
 /// Returns false (pos == text.size()) when no token remains.
 ///
@@ -53,7 +159,41 @@ CharClass classify(char32_t cp) noexcept;
 /// ("state-of-the-art" -> 4 words), a trailing period is never part of a number ("420." ->
 /// "420"), and leading/trailing apostrophes or underscores are dropped ("__init__" -> "init").
 /// Invalid UTF-8 bytes are separators; the scan never reads past text.size().
-bool next_token(std::string_view text, std::size_t& pos, Token& out) noexcept;
+///
+/// Inline so that token loops run the ASCII path (most text) without a call per token: a byte
+/// and a table lookup at a time; from the first byte >= 0x80 that may join a token, that token
+/// goes through the UTF-8 path (detail::next_token_utf8) from its start.
+inline bool next_token(std::string_view text, std::size_t& pos, Token& out) noexcept {
+  const std::size_t size = text.size();
+  std::size_t p = pos;
+  while (p < size) {
+    const std::uint8_t c = detail::kByteClass[static_cast<unsigned char>(text[p])];
+    if (c == detail::kLetter || c == detail::kDigit) break;
+    if (c == detail::kHigh) {
+      const detail::ClassAt here = detail::class_at(text, p);
+      if (here.cls == CharClass::Letter || here.cls == CharClass::Ideograph) {
+        pos = p;
+        return detail::next_token_utf8(text, pos, out);
+      }
+      p += here.length;  // non-ASCII separators and connectors (U+2019) separate here
+      continue;
+    }
+    ++p;
+  }
+  if (p >= size) {
+    pos = size;
+    return false;
+  }
+  std::size_t end = 0;
+  TokenKind kind{};
+  if (!detail::ascii_token(text, p, end, kind)) {
+    pos = p;
+    return detail::next_token_utf8(text, pos, out);
+  }
+  out = Token{text.substr(p, end - p), p, kind};
+  pos = end;
+  return true;
+}
 
 /// Calls fn(const Token&) for every token of `text` in order. Allocates nothing.
 template <class Fn>
