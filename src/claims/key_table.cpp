@@ -7,44 +7,6 @@
 
 namespace sc::claims {
 
-std::uint32_t KeyTable::hash(std::string_view term) noexcept {
-  // text::hash_term's mixing, with the last 1-7 bytes read by fixed-size loads (overlapping ones
-  // for 4-7 bytes) instead of a variable-length memcpy, a library call that cost most of it on
-  // short words. Any function of the bytes will do: the length is mixed in first.
-  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
-  std::uint64_t h = (term.size() + 1) * kMul;
-  const char* p = term.data();
-  std::size_t left = term.size();
-  while (left >= 8) {
-    std::uint64_t word;
-    std::memcpy(&word, p, 8);
-    h = (h ^ word) * kMul;
-    h ^= h >> 32;
-    p += 8;
-    left -= 8;
-  }
-  if (left > 0) {
-    std::uint64_t word;
-    if (left >= 4) {
-      std::uint32_t low;
-      std::uint32_t high;
-      std::memcpy(&low, p, 4);
-      std::memcpy(&high, p + left - 4, 4);
-      word = low | (std::uint64_t{high} << 32);
-    } else {
-      const auto byte = [&](std::size_t i) {
-        return std::uint64_t{static_cast<unsigned char>(p[i])};
-      };
-      word = byte(0) | (byte(left / 2) << 8) | (byte(left - 1) << 16);
-    }
-    h = (h ^ word) * kMul;
-    h ^= h >> 32;
-  }
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ULL;
-  return static_cast<std::uint32_t>(h ^ (h >> 32));
-}
-
 std::uint32_t KeyTable::add(std::string_view term, bool copy, std::uint32_t hash) {
   std::size_t slot = 0;
   if (!slots_.empty()) {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text/interner.hpp"
+
 namespace sc::claims {
 
 /// Maps key strings to dense ids 0, 1, 2, ... in first-seen order, like text::TermInterner, but
@@ -33,8 +35,10 @@ class KeyTable {
     return add(term, false, term_hash);
   }
 
-  /// The hash the table files `term` under.
-  static std::uint32_t hash(std::string_view term) noexcept;
+  /// The hash the table files `term` under (text::TermInterner's).
+  static std::uint32_t hash(std::string_view term) noexcept {
+    return static_cast<std::uint32_t>(text::hash_term(term));
+  }
 
   /// The id of `term` if present; never inserts.
   std::optional<std::uint32_t> find(std::string_view term) const noexcept {

@@ -13,6 +13,9 @@
 namespace sc::text {
 
 /// A fast 64-bit hash of a byte string (multiply-xorshift over 8-byte words). Not for security.
+/// The last 1-7 bytes are read by fixed-size loads (overlapping ones for 4-7 bytes) rather than a
+/// variable-length memcpy, a library call that cost most of the hash on short words; every byte
+/// is read, and the length is mixed in first.
 inline std::uint64_t hash_term(std::string_view term) noexcept {
   constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
   std::uint64_t h = (term.size() + 1) * kMul;
@@ -27,8 +30,19 @@ inline std::uint64_t hash_term(std::string_view term) noexcept {
     left -= 8;
   }
   if (left > 0) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, p, left);
+    std::uint64_t word;
+    if (left >= 4) {
+      std::uint32_t low;
+      std::uint32_t high;
+      std::memcpy(&low, p, 4);
+      std::memcpy(&high, p + left - 4, 4);
+      word = low | (std::uint64_t{high} << 32);
+    } else {
+      const auto byte = [p](std::size_t i) {
+        return std::uint64_t{static_cast<unsigned char>(p[i])};
+      };
+      word = byte(0) | (byte(left / 2) << 8) | (byte(left - 1) << 16);
+    }
     h = (h ^ word) * kMul;
     h ^= h >> 32;
   }
