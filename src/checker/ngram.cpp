@@ -7,15 +7,25 @@
 namespace sc::checker {
 
 void BucketCounts::clear() {
-  if (filtered_) std::fill(filter_.begin(), filter_.end(), 0);
-  if (used_ > 0) {
+  // In proportion to what was added when that is little (the usual sentence or query fills a few
+  // dozen of the table's slots and filter words): filling the whole table and filter each time was
+  // about a tenth of a check.
+  if (used_ * 8 < keys_.size()) {
+    for (const std::uint32_t slot : occupied_) {
+      if (filtered_) filter_[((keys_[slot] - 1) % kFilterBits) / 64] = 0;
+      keys_[slot] = 0;
+    }
+  } else {
+    if (filtered_) std::fill(filter_.begin(), filter_.end(), 0);
     std::fill(keys_.begin(), keys_.end(), 0);
-    used_ = 0;
   }
+  used_ = 0;
+  occupied_.clear();
   if (keys_.empty() ||
       keys_.size() > kShrinkAbove) {  // a huge sentence once: do not keep its table
     keys_.assign(kInitialSlots, 0);
     counts_.assign(kInitialSlots, 0);
+    std::vector<std::uint32_t>().swap(occupied_);
   }
 }
 
@@ -29,6 +39,10 @@ void BucketCounts::grow() {
     while (keys[slot] != 0) slot = (slot + 1) & mask;
     keys[slot] = keys_[i];
     counts[slot] = counts_[i];
+  }
+  occupied_.clear();
+  for (std::size_t slot = 0; slot < keys.size(); ++slot) {
+    if (keys[slot] != 0) occupied_.push_back(static_cast<std::uint32_t>(slot));
   }
   keys_.swap(keys);
   counts_.swap(counts);
@@ -44,6 +58,7 @@ std::uint32_t BucketCounts::add(std::uint32_t bucket) {
     if (keys_[slot] == 0) {
       keys_[slot] = key;
       counts_[slot] = 1;
+      occupied_.push_back(static_cast<std::uint32_t>(slot));
       ++used_;
       if (filtered_) filter_[(bucket % kFilterBits) / 64] |= 1ULL << (bucket % 64);
       return 0;

@@ -54,6 +54,7 @@ class BucketCounts {
   std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>(kFilterBits / 64, 0);
   std::vector<std::uint32_t> keys_ = std::vector<std::uint32_t>(kInitialSlots, 0);  // bucket + 1
   std::vector<std::uint32_t> counts_ = std::vector<std::uint32_t>(kInitialSlots, 0);
+  std::vector<std::uint32_t> occupied_;  // the slots in use, so clear() costs what was added
   std::size_t used_ = 0;
   bool filtered_ = true;
 };
