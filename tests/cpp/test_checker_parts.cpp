@@ -491,3 +491,29 @@ TEST(CheckerExplain, PercentRoundsLikePython) {
 }
 
 }  // namespace
+
+// clear() forgets only what was added (in proportion to it when little, the whole table when
+// much): whatever was added before, the table then counts exactly like a new one, filter included.
+TEST(CheckerBucketCounts, ClearAfterFewOrManyAddsCountsLikeANewTable) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::uint32_t> bucket(0, sc::checker::kNgramBuckets - 1);
+  sc::checker::BucketCounts reused;
+  for (const std::size_t before : {0U, 3U, 40U, 5000U, 40000U, 10U}) {
+    for (std::size_t i = 0; i < before; ++i) reused.add(bucket(rng));
+    reused.clear();
+    EXPECT_EQ(reused.distinct(), 0U);
+    sc::checker::BucketCounts fresh;
+    std::vector<std::uint32_t> added;
+    for (int i = 0; i < 50; ++i) {
+      const std::uint32_t b = bucket(rng) % 97;  // repeats, so counts go above 1
+      added.push_back(b);
+      EXPECT_EQ(reused.add(b), fresh.add(b));
+    }
+    for (std::uint32_t b = 0; b < 200; ++b) {
+      EXPECT_EQ(reused.count(b), fresh.count(b)) << "bucket " << b << " after " << before;
+      EXPECT_EQ(sc::checker::BucketCounts::maybe(reused.filter(), b),
+                sc::checker::BucketCounts::maybe(fresh.filter(), b));
+    }
+    EXPECT_EQ(reused.distinct(), fresh.distinct());
+  }
+}
