@@ -6,6 +6,8 @@ Usage: ``import sufficient_context as sc``. The engines are submodules (``sc.tex
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import sentences, similarity, text
 from .assembly import (
     CAVEAT,
@@ -29,12 +31,39 @@ from .claims import (
     validate_multi_chunk_citations,
 )
 from .gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate, RetrievalDecision, evaluate_retrieval
-from .pipeline import GroundedAnswer, GroundedAnswerer
 from .query_types import EvidenceSufficiency, QueryTypeRules, classify_query, is_evidence_sufficient
-from .querylog import QueryLog, QueryLogError
 from .stats import EvidenceGatingStats, SufficiencyStats
 from .term_statistics import TermStatistics
 from .text import STOPWORDS
+
+if TYPE_CHECKING:
+    from .pipeline import GroundedAnswer, GroundedAnswerer
+    from .querylog import QueryLog, QueryLogError
+
+# Imported on first use (PEP 562): the answering pipeline and the SQLite query log are a third of the package's
+# import time, which every process that only checks would otherwise pay.
+_LAZY = {
+    "GroundedAnswer": "pipeline",
+    "GroundedAnswerer": "pipeline",
+    "QueryLog": "querylog",
+    "QueryLogError": "querylog",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from importlib import metadata, resources
 from pathlib import Path
 
@@ -11,6 +13,30 @@ def test_every_public_name_resolves() -> None:
     missing = [name for name in sc.__all__ if not hasattr(sc, name)]
     assert missing == []
     assert len(set(sc.__all__)) == len(sc.__all__)
+
+
+def test_the_pipeline_and_query_log_load_on_first_use() -> None:
+    # A fresh interpreter: this one has imported everything already.
+    code = (
+        "import sys, sufficient_context as sc\n"
+        "lazy = ['sufficient_context.querylog', 'sufficient_context.pipeline', 'sqlite3']\n"
+        "assert not [m for m in lazy if m in sys.modules], [m for m in lazy if m in sys.modules]\n"
+        "from sufficient_context import QueryLog\n"
+        "assert sc.QueryLog is QueryLog and 'sufficient_context.querylog' in sys.modules\n"
+        "assert sc.GroundedAnswerer.__module__.startswith('sufficient_context.pipeline')\n"
+        "assert {'QueryLog', 'GroundedAnswer'} <= set(dir(sc))\n"
+        "ns = {}\n"
+        "exec('from sufficient_context import *', ns)\n"
+        "assert ns['QueryLogError'] is sc.QueryLogError\n"
+        "try:\n"
+        "    sc.no_such_name\n"
+        "except AttributeError as e:\n"
+        "    assert 'no_such_name' in str(e)\n"
+        "else:\n"
+        "    raise SystemExit('no AttributeError')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
 
 
 def test_version_matches_pyproject_and_the_distribution() -> None:
