@@ -287,9 +287,11 @@ TEST(ClaimsCacheBudgetBatch, ThreadsStayWithinTheBudgetWithEqualResults) {
             const std::size_t k = (i + static_cast<std::size_t>(t)) % all.size();
             got[(t * kRounds + round) * all.size() + k] = check(config, all[k]);
             // Both kinds of cache on one thread, filled and emptied by the others meanwhile.
+            // CheckInput holds views: the query and context strings must outlive the check.
+            const std::string query = "word" + std::to_string(t) + "x";
+            const std::string context = varied_text(t * 10 + round, 200);
             ck::CheckInput in;
-            in.query = "word" + std::to_string(t) + "x";
-            const std::string context = varied_text(t * 10 + round, 200);  // contents are views
+            in.query = query;
             in.contents = {context};
             checker.check(in);
           }
