@@ -315,7 +315,7 @@ def _attention_vector(attention: Any, chunks: list[Chunk] | None) -> tuple[Seque
         raise TypeError(f"attention_distribution must hold numbers; got dtype {array.dtype}")
     if array.ndim != 1:
         raise ValueError(f"attention_distribution must be 1-D; got shape {array.shape}")
-    weights = np.require(array, np.float64, "CA")  # C-contiguous and aligned: the core reads doubles
+    weights = np.require(array, np.float64, ["C", "A"])  # C-contiguous and aligned: the core reads doubles
     if chunks is None:
         return _PositionalIds(weights.shape[0]), weights, False
     if weights.shape[0] != len(chunks):
@@ -684,7 +684,7 @@ def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | No
             raise TypeError(f"chunks_or_scores must hold numbers; got dtype {obj.dtype}")
         if obj.ndim != 1:
             raise ValueError(f"chunks_or_scores must be 1-D; got shape {obj.shape}")
-        return _PositionalIds(obj.shape[0]), np.require(obj, np.float64, "CA")
+        return _PositionalIds(obj.shape[0]), np.require(obj, np.float64, ["C", "A"])
     if isinstance(obj, (str, bytes, Mapping)) or not isinstance(obj, Iterable):
         raise TypeError(f"chunks_or_scores must be a sequence of chunks or of scores; got {type(obj).__name__}")
     items = list(obj)
