@@ -30,6 +30,22 @@ def rss_mb():
     with open("/proc/self/statm") as fh:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
 
+def run_threads(work, n_threads, done, leave, checks):
+    # Starts n_threads threads on work(t); measures once all are done (still alive, holding their caches).
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(n_threads)]
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    for t in threads:
+        t.start()
+    done.wait()
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    usage = sc.cache_usage()
+    out.update(idle_mb=rss_mb(), held_mb=usage["held_bytes"] / 1e6, cache_threads=usage["threads"],
+               checks=sum(checks), per_s_wall=sum(checks) / wall, per_s_cpu=sum(checks) / cpu)
+    leave.set()
+    for t in threads:
+        t.join()
+    out["after_exit_mb"] = rss_mb()
+
 kind, budget, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 texts = []
 for path in paths:
@@ -58,19 +74,7 @@ if kind == "threads":
             checks[t] += 1
         done.wait()
         leave.wait()
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(n_threads)]
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    for t in threads:
-        t.start()
-    done.wait()
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    usage = sc.cache_usage()
-    out.update(idle_mb=rss_mb(), held_mb=usage["held_bytes"] / 1e6, cache_threads=usage["threads"],
-               checks=sum(checks), per_s_wall=sum(checks) / wall, per_s_cpu=sum(checks) / cpu)
-    leave.set()
-    for t in threads:
-        t.join()
-    out["after_exit_mb"] = rss_mb()
+    run_threads(work, n_threads, done, leave, checks)
 elif kind == "claims":
     rows = []
     for path in paths:
@@ -93,19 +97,7 @@ elif kind == "claims":
             checks[t] += 1
         done.wait()
         leave.wait()
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(n_threads)]
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    for t in threads:
-        t.start()
-    done.wait()
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    usage = sc.cache_usage()
-    out.update(idle_mb=rss_mb(), held_mb=usage["held_bytes"] / 1e6, cache_threads=usage["threads"],
-               checks=sum(checks), per_s_wall=sum(checks) / wall, per_s_cpu=sum(checks) / cpu)
-    leave.set()
-    for t in threads:
-        t.join()
-    out["after_exit_mb"] = rss_mb()
+    run_threads(work, n_threads, done, leave, checks)
 else:  # one 100 MB context on a thread that stays alive
     corpus = " ".join(texts)
     big = ((corpus + " ") * (100_000_000 // len(corpus) + 1))[:100_000_000]
