@@ -444,6 +444,17 @@ def test_bodies_over_the_limit_are_413(gw: Gateway) -> None:
     assert gw.chat(SUFFICIENT).status_code == 200  # the server is fine
 
 
+def test_console_pages_share_one_layout_marking_their_own_nav_link(gw: Gateway) -> None:
+    scripts = {"/": "console.js", "/history": "console.js", "/deliberation": "deliberation.js"}
+    for path, script in scripts.items():
+        html = gw.client.get(path).text
+        current = re.findall(r'<a href="([^"]+)" aria-current="page">', html)
+        assert current == [path], path
+        assert html.count('id="auth-form"') == 1, path  # the layout's API-key form, once per page
+        assert f'<script src="/static/{script}" defer></script>' in html, path
+        assert html.rstrip().endswith("</html>"), path
+
+
 def test_api_key_guards_every_route_but_health_and_the_console(keyed: Gateway) -> None:
     client = keyed.client
     body = {"messages": [{"role": "user", "content": SUFFICIENT}]}
@@ -461,7 +472,7 @@ def test_api_key_guards_every_route_but_health_and_the_console(keyed: Gateway) -
     assert response.json()["choices"][0]["message"]["content"].startswith("Answer:\n")
     assert client.get("/v1/history", headers={"Authorization": "bearer sekret"}).status_code == 200  # any case
     assert client.get("/healthz").json() == {"status": "ok"}
-    for page in ("/", "/history", "/static/index.html"):
+    for page in ("/", "/history", "/deliberation"):
         assert client.get(page).status_code == 200
         assert client.get(page).headers["content-type"].startswith("text/html")
 

@@ -1,8 +1,9 @@
-"""``create_app``: the FastAPI gateway, its safety layers (API key, body size limit, 400 for bad input) and the
-console's static files."""
+"""``create_app``: the FastAPI gateway, its safety layers (API key, body size limit, 400 for bad input), the
+console's pages (Jinja2 templates sharing one layout, rendered once) and its static files."""
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 import time
@@ -12,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -208,11 +210,23 @@ def create_app(settings: ServerSettings, retriever: Any = None) -> FastAPI:
     return app
 
 
+_PAGES = jinja2.Environment(
+    loader=jinja2.PackageLoader("sufficient_context.server", "templates"),  # works from an installed wheel
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    keep_trailing_newline=True,
+    trim_blocks=True,
+)
+
+
+@functools.cache
+def _rendered(name: str) -> str:
+    """A console page: static HTML, so rendered once per process."""
+    return _PAGES.get_template(name).render()
+
+
 def _page(name: str) -> Response:
-    path = STATIC_DIR / name
-    if not path.is_file():
-        return error_response(404, f"the console page {name} is not installed", "not_found")
-    return FileResponse(path, media_type="text/html")
+    return HTMLResponse(_rendered(name))
 
 
 def serve(settings: ServerSettings, retriever: Any = None) -> None:
