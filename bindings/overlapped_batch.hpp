@@ -9,12 +9,10 @@
 #include <cstddef>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
-#include "common/worker_pool.hpp"
+#include "common/parallel_for.hpp"
 
 namespace sc::bindings {
 
@@ -61,49 +59,32 @@ pybind11::list overlapped_batch(std::size_t n, std::size_t threads, const Score&
       ++built;
     }
   };
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::mutex error_mutex;
-  std::exception_ptr error;
-  std::size_t error_index = n;
   std::exception_ptr build_error;
-  const std::thread::id caller = std::this_thread::get_id();
   const std::size_t step = std::max<std::size_t>(32, n / 16);
-  auto work = [&]() noexcept {
-    const bool is_caller = threads > 1 && std::this_thread::get_id() == caller;
-    while (!failed.load(std::memory_order_relaxed)) {
-      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= n) return;
-      try {
-        results[i].emplace(score(i));
-        done[i].store(true, std::memory_order_release);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(error_mutex);
-        if (i < error_index) {
-          error_index = i;
-          error = std::current_exception();
-        }
-        failed.store(true, std::memory_order_relaxed);
-      }
-      if (is_caller && !build_error && built + step <= n &&
-          done[built + step - 1].load(std::memory_order_acquire)) {
-        try {
-          const pybind11::gil_scoped_acquire gil;
-          build_done();
-        } catch (...) {
-          build_error = std::current_exception();
-        }
-      }
+  const auto score_one = [&](std::size_t i) {
+    results[i].emplace(score(i));
+    done[i].store(true, std::memory_order_release);
+  };
+  // On the caller, between its own items: build once `step` more have finished.
+  const auto build_some = [&]() noexcept {
+    if (build_error || built + step > n ||
+        !done[built + step - 1].load(std::memory_order_acquire)) {
+      return;
+    }
+    try {
+      const pybind11::gil_scoped_acquire gil;
+      build_done();
+    } catch (...) {
+      build_error = std::current_exception();
     }
   };
+  std::exception_ptr error;
   {
     const pybind11::gil_scoped_release release;
-    using Work = decltype(work);
-    if (threads <= 1) {
-      work();
-    } else {
-      sc::WorkerPool::shared().run(
-          threads - 1, [](void* ctx) { (*static_cast<Work*>(ctx))(); }, &work);
+    try {
+      sc::parallel_for(n, threads, score_one, build_some);
+    } catch (...) {
+      error = std::current_exception();
     }
   }
   if (error) std::rethrow_exception(error);

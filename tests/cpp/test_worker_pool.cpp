@@ -110,6 +110,36 @@ TEST(ParallelForPool, AnOwnPoolJoinsItsThreadsWhenDestroyed) {
   }
 }
 
+TEST(ParallelForPool, OnCallerRunsOnTheCallingThreadAfterEachOfItsItems) {
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<std::size_t> on_caller{0};
+  std::atomic<std::size_t> by_caller{0};
+  std::atomic<bool> elsewhere{false};
+  sc::parallel_for(
+      400, 3,
+      [&](std::size_t) {
+        std::this_thread::sleep_for(std::chrono::microseconds(50));  // let the helpers join
+        if (std::this_thread::get_id() == caller) by_caller.fetch_add(1);
+      },
+      [&]() noexcept {
+        if (std::this_thread::get_id() != caller) elsewhere.store(true);
+        on_caller.fetch_add(1);
+      });
+  EXPECT_FALSE(elsewhere.load());
+  EXPECT_EQ(on_caller.load(), by_caller.load());
+  EXPECT_GT(on_caller.load(), 0U);
+  EXPECT_LT(on_caller.load(), 400U);  // the helpers took some items
+}
+
+TEST(ParallelForPool, OnCallerIsNotCalledWhenTheCallerWorksAlone) {
+  std::size_t items = 0;
+  std::size_t hooks = 0;
+  sc::parallel_for(
+      50, 1, [&](std::size_t) { ++items; }, [&]() noexcept { ++hooks; });
+  EXPECT_EQ(items, 50U);
+  EXPECT_EQ(hooks, 0U);
+}
+
 TEST(ParallelForPool, SmallBatchesStayOnTheCallingThread) {
   const std::size_t per = sc::kMinBytesPerThread;
   EXPECT_EQ(sc::threads_for(8, 100, per - 1), 1U);    // under one thread's share
