@@ -78,7 +78,9 @@ class QueryMarks {
   Scratch& s_;
 };
 
-Scratch& thread_scratch() {
+// Not inlined: the check then holds one plain reference, where an inlined thread_local was
+// re-addressed (a __tls_get_addr call) inside its loops.
+[[gnu::noinline]] Scratch& thread_scratch() {
   thread_local Scratch scratch;
   return scratch;
 }

@@ -12,11 +12,11 @@ void BucketCounts::clear() {
   // about a tenth of a check.
   if (used_ * 8 < keys_.size()) {
     for (const std::uint32_t slot : occupied_) {
-      if (filtered_) filter_[((keys_[slot] - 1) % kFilterBits) / 64] = 0;
+      filter_[((keys_[slot] - 1) % kFilterBits) / 64] = 0;
       keys_[slot] = 0;
     }
   } else {
-    if (filtered_) std::fill(filter_.begin(), filter_.end(), 0);
+    std::fill(filter_.begin(), filter_.end(), 0);
     std::fill(keys_.begin(), keys_.end(), 0);
   }
   used_ = 0;
@@ -48,35 +48,41 @@ void BucketCounts::grow() {
   counts_.swap(counts);
 }
 
-std::uint32_t BucketCounts::add(std::uint32_t bucket) {
-  if ((used_ + 1) * 2 > keys_.size()) grow();
-  const std::uint32_t key = bucket + 1;
-  const std::size_t mask = keys_.size() - 1;
-  std::size_t slot = (key * 0x9E3779B1u) & mask;
-  while (true) {
-    if (keys_[slot] == key) return counts_[slot]++;
-    if (keys_[slot] == 0) {
-      keys_[slot] = key;
-      counts_[slot] = 1;
-      occupied_.push_back(static_cast<std::uint32_t>(slot));
-      ++used_;
-      if (filtered_) filter_[(bucket % kFilterBits) / 64] |= 1ULL << (bucket % 64);
-      return 0;
-    }
-    slot = (slot + 1) & mask;
+void SquareCounts::begin(std::uint64_t ngrams) {
+  // At most half full even when every n-gram has its own bucket.
+  const std::uint64_t distinct = std::min<std::uint64_t>(ngrams, kNgramBuckets);
+  std::size_t size = std::max<std::size_t>(slots_.size(), 64);
+  while (size < 2 * distinct) size *= 2;
+  if (size != slots_.size() || stamp_ == kMaxStamp) {
+    slots_.assign(size, 0);
+    stamp_ = 0;
+  }
+  ++stamp_;
+  std::uint32_t bits = 0;
+  while ((std::size_t{1} << bits) < size) ++bits;
+  shift_ = 32 - bits;
+  mask_ = size - 1;
+  sum_ = 0;
+}
+
+void SquareCounts::end() noexcept {
+  if (slots_.size() > kKeepSlots) {  // a huge string once: do not keep its table
+    std::vector<std::uint64_t>().swap(slots_);
+    stamp_ = 0;
   }
 }
 
 void NgramRelevance::set_query(const std::vector<std::string_view>& words, double saturation) {
-  text_.assign(1, ' ');
+  used_ = 0;
+  put(' ');
   for (std::size_t i = 0; i < words.size(); ++i) {
-    if (i > 0) text_.push_back(' ');
-    text_.append(words[i]);
+    if (i > 0) put(' ');
+    append(words[i]);
   }
-  text_.push_back(' ');
+  put(' ');
   query_.clear();
   query_sq_ = 0;
-  for_each_ngram(text_, starts_, [this](std::uint32_t bucket) {
+  for_each_ngram(std::string_view(text_.data(), used_), starts_, [this](std::uint32_t bucket) {
     const std::uint64_t before = query_.add(bucket);
     query_sq_ += 2 * before + 1;  // (c + 1)^2 - c^2
   });
@@ -84,17 +90,11 @@ void NgramRelevance::set_query(const std::vector<std::string_view>& words, doubl
   saturation_ = saturation;
   best_ = 0.0;
   candidates_.clear();
-  text_.clear();
+  used_ = 0;
 }
 
-void NgramRelevance::begin_sentence() {
-  sentence_begin_ = text_.size();
-  text_.push_back(' ');
-}
-
-void NgramRelevance::add_word(std::string_view folded) {
-  if (text_.size() > sentence_begin_ + 1) text_.push_back(' ');
-  text_.append(folded);
+void NgramRelevance::grow(std::size_t more) {
+  text_.resize(std::max(2 * text_.size(), used_ + more));
 }
 
 namespace {
@@ -115,36 +115,42 @@ std::uint64_t ngram_count(std::size_t code_points) noexcept {
   return n;
 }
 
-// Sum over the n-grams of an ASCII string of the query's count of their bucket. Every start is
-// an independent chain of five multiplies, so the loop runs at multiply throughput.
-std::uint64_t ascii_dot(std::string_view s, const BucketCounts& query) noexcept {
+// Calls emit(h) for every n-gram of an ASCII string, h the 32-bit hash whose low bits are its
+// bucket. Every start is an independent chain of five multiplies, so the loop runs at multiply
+// throughput.
+template <class Emit>
+void for_each_ascii_hash(std::string_view s, Emit&& emit) noexcept {
   static_assert(kNgramMin == 3 && kNgramMax == 5, "the unrolled loop hashes 3-, 4- and 5-grams");
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::uint64_t* filter = query.filter();
   const std::size_t size = s.size();
-  std::uint64_t dot = 0;
-  const auto add = [&](std::uint32_t h) {
-    const std::uint32_t bucket = h & kBucketMask;
-    if (BucketCounts::maybe(filter, bucket)) dot += query.count(bucket);
-  };
   std::size_t i = 0;
   for (; i + 5 <= size; ++i) {
     std::uint32_t h = (kFnvOffset32 ^ p[i]) * kFnvPrime32;
     h = (h ^ p[i + 1]) * kFnvPrime32;
     h = (h ^ p[i + 2]) * kFnvPrime32;
-    add(h);
+    emit(h);
     h = (h ^ p[i + 3]) * kFnvPrime32;
-    add(h);
+    emit(h);
     h = (h ^ p[i + 4]) * kFnvPrime32;
-    add(h);
+    emit(h);
   }
   for (; i + 3 <= size; ++i) {
     std::uint32_t h = kFnvOffset32;
     for (std::size_t j = 0; i + j < size && j < 5; ++j) {
       h = (h ^ p[i + j]) * kFnvPrime32;
-      if (j >= 2) add(h);
+      if (j >= 2) emit(h);
     }
   }
+}
+
+// Sum over the n-grams of an ASCII string of the query's count of their bucket.
+std::uint64_t ascii_dot(std::string_view s, const BucketCounts& query) noexcept {
+  const std::uint64_t* filter = query.filter();
+  std::uint64_t dot = 0;
+  for_each_ascii_hash(s, [&](std::uint32_t h) {
+    const std::uint32_t bucket = h & kBucketMask;
+    if (BucketCounts::maybe(filter, bucket)) dot += query.count(bucket);
+  });
   return dot;
 }
 
@@ -164,8 +170,8 @@ bool is_ascii(std::string_view s) noexcept {
 }  // namespace
 
 void NgramRelevance::end_sentence() {
-  text_.push_back(' ');
-  const std::string_view sentence(text_.data() + sentence_begin_, text_.size() - sentence_begin_);
+  put(' ');
+  const std::string_view sentence(text_.data() + sentence_begin_, used_ - sentence_begin_);
   std::uint64_t dot = 0;
   std::uint64_t n = 0;
   if (is_ascii(sentence)) {
@@ -178,21 +184,21 @@ void NgramRelevance::end_sentence() {
     });
   }
   if (dot == 0) {  // cosine 0: nothing to remember
-    text_.resize(sentence_begin_);
+    used_ = sentence_begin_;
     return;
   }
   // The sum of squared counts is >= the number of n-grams, so this bounds the cosine from above
   // (IEEE division and sqrt are monotonic: the bound holds after rounding too).
   const Candidate c{static_cast<double>(dot) / (query_norm_ * std::sqrt(static_cast<double>(n))),
                     dot, static_cast<std::uint32_t>(sentence_begin_),
-                    static_cast<std::uint32_t>(text_.size())};
+                    static_cast<std::uint32_t>(used_)};
   if (c.bound <= best_) {
-    text_.resize(sentence_begin_);
+    used_ = sentence_begin_;
     return;
   }
   if (c.bound >= saturation_) {  // likely saturates: settle it now and maybe stop early
     best_ = std::max(best_, exact(c));
-    text_.resize(sentence_begin_);
+    used_ = sentence_begin_;
     return;
   }
   candidates_.push_back(c);
@@ -200,12 +206,14 @@ void NgramRelevance::end_sentence() {
 
 double NgramRelevance::exact(const Candidate& c) {
   const std::string_view sentence(text_.data() + c.begin, c.end - c.begin);
-  sentence_.clear();
-  std::uint64_t sq = 0;
-  for_each_ngram(sentence, starts_, [&](std::uint32_t bucket) {
-    const std::uint64_t before = sentence_.add(bucket);
-    sq += 2 * before + 1;
-  });
+  squares_.begin(3 * std::uint64_t{sentence.size()});  // at most 3 n-grams start at a byte
+  if (is_ascii(sentence)) {
+    for_each_ascii_hash(sentence, [&](std::uint32_t h) { squares_.add(h & kBucketMask); });
+  } else {
+    for_each_ngram(sentence, starts_, [&](std::uint32_t bucket) { squares_.add(bucket); });
+  }
+  const std::uint64_t sq = squares_.sum();
+  squares_.end();
   return static_cast<double>(c.dot) / (query_norm_ * std::sqrt(static_cast<double>(sq)));
 }
 
