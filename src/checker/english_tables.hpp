@@ -18,9 +18,17 @@ struct StaticStrings {
   const char* bytes = nullptr;
   const std::uint32_t* offsets =
       nullptr;  // count + 1 entries: string id spans [offsets[id], offsets[id + 1])
-  const std::uint32_t* slots = nullptr;  // id + 1 (0 = empty), probed from text::hash_term
+  // Probed from h = text::hash_term (slot h & mask): (h >> 32) << 32 | (id + 1); 0 = empty. The
+  // hash's high half in the slot lets a probe pass other strings without reading their offsets
+  // and bytes, each on another cache line: a miss (most terms of a text) reads one line.
+  const std::uint64_t* slots = nullptr;
   std::uint32_t count = 0;
   std::uint32_t slot_count = 0;  // a power of two, or 0
+
+  /// The slot entry of string `id` whose hash_term() is `hash`.
+  static constexpr std::uint64_t slot_entry(std::uint64_t hash, std::uint32_t id) noexcept {
+    return (hash >> 32) << 32 | (std::uint64_t{id} + 1);
+  }
 
   std::string_view at(std::uint32_t id) const noexcept {
     return {bytes + offsets[id], static_cast<std::size_t>(offsets[id + 1] - offsets[id])};
@@ -29,10 +37,14 @@ struct StaticStrings {
   std::optional<std::uint32_t> find(std::string_view s) const noexcept {
     if (slot_count == 0) return std::nullopt;
     const std::size_t mask = slot_count - 1;
-    for (std::size_t slot = text::hash_term(s) & mask;; slot = (slot + 1) & mask) {
-      const std::uint32_t entry = slots[slot];
+    const std::uint64_t hash = text::hash_term(s);
+    const std::uint64_t tag = hash >> 32;
+    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+      const std::uint64_t entry = slots[slot];
       if (entry == 0) return std::nullopt;
-      if (at(entry - 1) == s) return entry - 1;
+      if ((entry >> 32) != tag) continue;
+      const auto id = static_cast<std::uint32_t>(entry) - 1;
+      if (at(id) == s) return id;
     }
   }
 };
@@ -54,7 +66,7 @@ struct SeedWord {
 struct SeedVocabulary {
   const char* bytes = nullptr;
   const SeedWord* words = nullptr;
-  // Probed from Vocabulary::hash_bytes(spelling) h: (h >> 32) << 32 | (word index + 1); 0 = empty.
+  // Probed from text::hash_term(spelling) h: (h >> 32) << 32 | (word index + 1); 0 = empty.
   const std::uint64_t* slots = nullptr;
   std::uint32_t word_count = 0;
   std::uint32_t slot_count = 0;  // a power of two, or 0

@@ -1,5 +1,7 @@
 #include "checker/vocabulary.hpp"
 
+#include <algorithm>
+
 #include "text/casefold.hpp"
 #include "text/stemmer.hpp"
 #include "text/stopwords.hpp"
@@ -10,6 +12,15 @@ namespace {
 
 constexpr std::string_view kNegations[] = {"not",  "no",      "never",  "nor",
                                            "none", "neither", "cannot", "without"};
+
+// Bit c - 'a' set for each first letter c of a cue (all a-z).
+constexpr std::uint32_t first_letters() {
+  std::uint32_t bits = 0;
+  for (const std::string_view cue : kNegations) bits |= 1U << (cue[0] - 'a');
+  return bits;
+}
+
+constexpr std::uint32_t kCueFirstLetters = first_letters();
 
 // Byte length of the first `count` code points of `s` (all of it when shorter), and how many
 // code points `s` holds.
@@ -31,21 +42,44 @@ Prefix measure(std::string_view s, std::size_t count) noexcept {
   return p;
 }
 
+// ASCII words (most) skip the general folding and the code point count: their folding is a
+// byte-wise A-Z -> a-z, and their bytes are their code points.
+struct AsciiShape {
+  bool ascii = true;
+  bool upper = false;  // holds A-Z
+};
+
+AsciiShape ascii_shape(std::string_view s) noexcept {
+  unsigned high = 0;
+  bool upper = false;
+  for (const char c : s) {
+    const auto byte = static_cast<unsigned char>(c);
+    high |= byte;
+    upper |= static_cast<unsigned char>(byte - 'A') < 26;
+  }
+  return {high < 0x80, upper};
+}
+
 }  // namespace
 
 bool is_negation(std::string_view folded) noexcept {
+  const std::size_t n = folded.size();
+  if (n >= 3 && folded[n - 3] == 'n' && folded[n - 2] == '\'' && folded[n - 1] == 't') return true;
+  // Most words start with a letter no cue starts with; the rest compare with the cues of their
+  // length only.
+  if (n == 0 || folded[0] < 'a' || folded[0] > 'z') return false;
+  if (((kCueFirstLetters >> (folded[0] - 'a')) & 1U) == 0) return false;
   for (const std::string_view cue : kNegations) {
-    if (folded == cue) return true;
+    if (cue.size() == n && cue[0] == folded[0] && folded == cue) return true;
   }
-  constexpr std::string_view kNt = "n't";
-  return folded.size() >= kNt.size() && folded.substr(folded.size() - kNt.size()) == kNt;
+  return false;
 }
 
 const SeedWord* Vocabulary::find_seed(std::string_view spelling, std::uint32_t tag) const noexcept {
   if (seed_->slot_count == 0) return nullptr;
   const std::size_t mask = seed_->slot_count - 1;
   // The seed's slots are placed by the low bits of the whole hash.
-  const std::uint64_t hash = hash_bytes(spelling);
+  const std::uint64_t hash = text::hash_term(spelling);
   for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
     const std::uint64_t entry = seed_->slots[slot];
     if (entry == 0) return nullptr;
@@ -110,9 +144,20 @@ void Vocabulary::rehash(std::size_t slot_count) {
 WordInfo Vocabulary::analyze(const text::Token& token, std::string_view spelling) {
   WordInfo info;
   info.kind = token.kind;
-  fold_buffer_.clear();
-  text::append_folded(token.text, fold_buffer_);
-  info.folded = keep_folded(fold_buffer_, spelling);
+  const AsciiShape shape = ascii_shape(token.text);
+  if (!shape.ascii) {
+    fold_buffer_.clear();
+    text::append_folded(token.text, fold_buffer_);
+    info.folded = keep_folded(fold_buffer_, spelling);
+  } else if (shape.upper) {
+    fold_buffer_.assign(token.text.data(), token.text.size());
+    for (char& c : fold_buffer_) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    info.folded = strings_.store(fold_buffer_);  // differs from the spelling: it had a capital
+  } else {
+    info.folded = spelling;  // already folded
+  }
   std::string_view term = info.folded;
   if (token.kind == text::TokenKind::Word) {
     info.negation = is_negation(info.folded);
@@ -127,7 +172,9 @@ WordInfo Vocabulary::analyze(const text::Token& token, std::string_view spelling
     term = stem_buffer_;
   }
   info.term = intern_term(term);
-  const Prefix prefix = measure(term, kPrefixLength);
+  // Folding, stemming and dropping commas keep ASCII ASCII: bytes are code points.
+  const Prefix prefix = shape.ascii ? Prefix{std::min(term.size(), kPrefixLength), term.size()}
+                                    : measure(term, kPrefixLength);
   info.term_length = static_cast<std::uint32_t>(prefix.code_points);
   if (prefix.code_points >= kPrefixLength) {
     const std::string_view head = term.substr(0, prefix.bytes);

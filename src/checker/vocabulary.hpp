@@ -62,7 +62,7 @@ class Vocabulary {
   /// The analysis of `token` (a token of the text engine's tokenizer). The reference stays
   /// valid until the next lookup() or clear().
   const WordInfo& lookup(const text::Token& token) {
-    const auto tag = static_cast<std::uint32_t>(hash_bytes(token.text) >> 32);
+    const auto tag = static_cast<std::uint32_t>(text::hash_term(token.text) >> 32);
     if (!slots_.empty()) {
       const std::size_t mask = slots_.size() - 1;
       for (std::size_t slot = tag & mask;; slot = (slot + 1) & mask) {
@@ -120,31 +120,8 @@ class Vocabulary {
   /// Forgets this memo (its ids become invalid; the seed's stay).
   void clear() noexcept;
 
-  /// A 64-bit hash of a byte string (multiply-xorshift over 8-byte words).
-  static std::uint64_t hash_bytes(std::string_view s) noexcept {
-    constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
-    std::uint64_t h = (s.size() + 1) * kMul;
-    const char* p = s.data();
-    std::size_t left = s.size();
-    while (left >= 8) {
-      std::uint64_t word;
-      std::memcpy(&word, p, 8);
-      h = (h ^ word) * kMul;
-      h ^= h >> 29;
-      p += 8;
-      left -= 8;
-    }
-    std::uint64_t word = 0;
-    for (std::size_t i = 0; i < left; ++i) {
-      word |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-    }
-    h = (h ^ word) * kMul;
-    h ^= h >> 32;
-    return h * 0xBF58476D1CE4E5B9ULL;
-  }
-
  private:
-  // The high 32 bits of hash_bytes(spelling), which also place the slot (tag & mask): a probe
+  // The high 32 bits of text::hash_term(spelling), which also place the slot (tag & mask): a probe
   // passes other spellings without reading them, and a rehash needs neither them nor their hashes.
   struct Slot {
     std::uint32_t tag = 0;
@@ -159,20 +136,34 @@ class Vocabulary {
     return entry_blocks_[index / kEntriesPerBlock][index % kEntriesPerBlock];
   }
 
+  // Fixed-size loads only (the last 1-7 bytes by two overlapping ones, as text::hash_term reads
+  // them): a byte loop over the tail cost more than the rest of a memo hit.
   static bool same_bytes(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    std::size_t i = 0;
-    for (; i + 8 <= a.size(); i += 8) {
-      std::uint64_t x;
-      std::uint64_t y;
-      std::memcpy(&x, a.data() + i, 8);
-      std::memcpy(&y, b.data() + i, 8);
-      if (x != y) return false;
+    const std::size_t n = a.size();
+    if (n != b.size()) return false;
+    const char* x = a.data();
+    const char* y = b.data();
+    if (n >= 8) {
+      for (std::size_t i = 0; i + 8 <= n; i += 8) {
+        if (load<std::uint64_t>(x + i) != load<std::uint64_t>(y + i)) return false;
+      }
+      return load<std::uint64_t>(x + n - 8) == load<std::uint64_t>(y + n - 8);
     }
-    for (; i < a.size(); ++i) {
-      if (a[i] != b[i]) return false;
+    if (n >= 4) {
+      return load<std::uint32_t>(x) == load<std::uint32_t>(y) &&
+             load<std::uint32_t>(x + n - 4) == load<std::uint32_t>(y + n - 4);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (x[i] != y[i]) return false;
     }
     return true;
+  }
+
+  template <typename T>
+  static T load(const char* p) noexcept {
+    T value;
+    std::memcpy(&value, p, sizeof(T));
+    return value;
   }
 
   // The seed word spelled `spelling`, or null.

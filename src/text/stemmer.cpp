@@ -4,10 +4,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 
 // Porter2 as defined by Snowball 3.x (https://snowballstem.org/algorithms/english/stemmer.html),
-// written from that description. The word is stemmed inside `out`'s own storage: every rule
-// replaces a suffix by one no longer than itself, so the word never outgrows its input.
+// written from that description. The word is stemmed in place in one buffer (stem_into): every
+// rule replaces a suffix by one no longer than itself, so the word never outgrows its input.
 // Letters 'Y' mark a y that acts as a consonant; input is a-z only, so the marker is unambiguous.
 
 namespace sc::text {
@@ -53,12 +54,12 @@ struct Exception {
 
 constexpr std::size_t kLongestException = 6;
 constexpr Exception kExceptions[] = {
-    {"skis", "ski"},    {"skies", "sky"},   {"dying", "die"},    {"lying", "lie"},
-    {"tying", "tie"},   {"idly", "idl"},    {"gently", "gentl"}, {"ugly", "ugli"},
-    {"early", "earli"}, {"only", "onli"},   {"singly", "singl"}, {"sky", "sky"},
-    {"news", "news"},   {"howe", "howe"},   {"atlas", "atlas"},  {"cosmos", "cosmos"},
-    {"bias", "bias"},   {"andes", "andes"},
-};
+    {"sky", "sky"},      {"skis", "ski"},      {"idly", "idl"},    {"ugly", "ugli"},
+    {"only", "onli"},    {"news", "news"},     {"howe", "howe"},   {"bias", "bias"},
+    {"skies", "sky"},    {"dying", "die"},     {"lying", "lie"},   {"tying", "tie"},
+    {"early", "earli"},  {"atlas", "atlas"},   {"andes", "andes"}, {"gently", "gentl"},
+    {"singly", "singl"}, {"cosmos", "cosmos"},
+};  // sorted by length (find_exception)
 
 // Words starting with these get R1 right after the prefix (generously -> generous, not gener).
 // "emerg", "inter" and "organ" are newer than the published description; snowballstemmer 3.1.1
@@ -66,13 +67,70 @@ constexpr Exception kExceptions[] = {
 constexpr std::string_view kR1Prefixes[] = {"gener", "commun", "arsen", "past", "univers",
                                             "later", "emerg",  "inter", "organ"};
 
+// Each prefix starts with its own letter, so a word's first letter names its only candidate:
+// index + 1 into kR1Prefixes by first letter, 0 for none.
+constexpr std::array<std::uint8_t, 26> make_r1_index() {
+  std::array<std::uint8_t, 26> index{};
+  for (std::size_t i = 0; i < std::size(kR1Prefixes); ++i) {
+    index[static_cast<std::size_t>(kR1Prefixes[i][0] - 'a')] = static_cast<std::uint8_t>(i + 1);
+  }
+  return index;
+}
+
+constexpr bool distinct_first_letters() {
+  for (std::size_t i = 0; i < std::size(kR1Prefixes); ++i) {
+    for (std::size_t j = i + 1; j < std::size(kR1Prefixes); ++j) {
+      if (kR1Prefixes[i][0] == kR1Prefixes[j][0]) return false;
+    }
+  }
+  return true;
+}
+
+static_assert(distinct_first_letters());
+constexpr std::array<std::uint8_t, 26> kR1Index = make_r1_index();
+
+// Suffixes as little-endian words (first byte lowest): a suffix of L bytes matches when the
+// word's last 8 bytes, read the same way and shifted right by 8 * (8 - L), equal it. One compare
+// per candidate rule instead of a byte loop.
+constexpr std::size_t kMaxSuffix = 8;
+
+constexpr std::uint64_t pack_bytes(std::string_view bytes) {
+  std::uint64_t bits = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    bits |= std::uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
+  }
+  return bits;
+}
+
 // The word being stemmed and its regions: R1 starts at p1, R2 at p2 (== size when empty).
+// stem_into() puts kMaxSuffix zero bytes before s.
 struct Word {
   char* s;
   std::size_t n;
   std::size_t p1;
   std::size_t p2;
 
+  // The last 8 bytes as a little-endian word. A shorter word reads as preceded by zeros, which no
+  // suffix holds, so a suffix longer than the word never matches.
+  std::uint64_t last_bytes() const {
+    const char* end = s + n;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::uint64_t bits;
+    std::memcpy(&bits, end - kMaxSuffix, kMaxSuffix);
+    return bits;
+#else
+    std::uint64_t bits = 0;
+    for (std::size_t i = 1; i <= kMaxSuffix; ++i) {
+      bits = bits << 8 | std::uint64_t{static_cast<unsigned char>(end[-static_cast<long>(i)])};
+    }
+    return bits;
+#endif
+  }
+  // Whether `tail` (last_bytes()) ends in the suffix packed as `packed` (pack_bytes), of `length`
+  // bytes (1 to kMaxSuffix).
+  static bool tail_is(std::uint64_t tail, std::uint64_t packed, std::size_t length) {
+    return (tail >> (8 * (kMaxSuffix - length))) == packed;
+  }
   bool ends_with(std::string_view suffix) const {
     return n >= suffix.size() && same_bytes(s + n - suffix.size(), suffix);
   }
@@ -129,10 +187,12 @@ bool mark_consonant_y(Word& w) {
 
 void mark_regions(Word& w) {
   std::size_t p1 = 0;
-  for (const std::string_view prefix : kR1Prefixes) {
-    if (w.n >= prefix.size() && same_bytes(w.s, prefix)) {
-      p1 = prefix.size();
-      break;
+  const char first = w.s[0];
+  if (first >= 'a' && first <= 'z') {
+    const std::size_t candidate = kR1Index[static_cast<std::size_t>(first - 'a')];
+    if (candidate != 0) {
+      const std::string_view prefix = kR1Prefixes[candidate - 1];
+      if (w.n >= prefix.size() && same_bytes(w.s, prefix)) p1 = prefix.size();
     }
   }
   if (p1 == 0) p1 = after_vowel_consonant(w.s, 0, w.n);
@@ -308,6 +368,27 @@ constexpr RuleIndex kStep2Index = index_by_last_letter(kStep2);
 constexpr RuleIndex kStep3Index = index_by_last_letter(kStep3);
 constexpr RuleIndex kStep4Index = index_by_last_letter(kStep4);
 
+template <std::size_t N>
+constexpr std::array<std::uint64_t, N> pack_suffixes(const Rule (&rules)[N]) {
+  std::array<std::uint64_t, N> packed{};
+  for (std::size_t i = 0; i < N; ++i) packed[i] = pack_bytes(rules[i].suffix);
+  return packed;
+}
+
+template <std::size_t N>
+constexpr bool short_suffixes(const Rule (&rules)[N]) {
+  for (const Rule& rule : rules) {
+    if (rule.suffix.empty() || rule.suffix.size() > kMaxSuffix) return false;
+  }
+  return true;
+}
+
+static_assert(short_suffixes(kStep2) && short_suffixes(kStep3) && short_suffixes(kStep4));
+
+constexpr auto kStep2Packed = pack_suffixes(kStep2);
+constexpr auto kStep3Packed = pack_suffixes(kStep3);
+constexpr auto kStep4Packed = pack_suffixes(kStep4);
+
 bool guard_holds(const Word& w, std::size_t start, Guard guard) {
   switch (guard) {
     case Guard::kNone:
@@ -325,14 +406,17 @@ bool guard_holds(const Word& w, std::size_t start, Guard guard) {
 }
 
 // Applies the rule of the longest matching suffix if it starts at or after `region`.
-void apply_longest(Word& w, const Rule* rules, const RuleIndex& index, std::size_t region) {
+template <std::size_t N>
+void apply_longest(Word& w, const Rule (&rules)[N], const std::array<std::uint64_t, N>& packed,
+                   const RuleIndex& index, std::size_t region) {
   if (region >= w.n) return;  // no suffix can lie in an empty region
   const char last = w.s[w.n - 1];
   if (last < 'a' || last > 'z') return;  // 'Y' and apostrophe end no suffix
   const RuleSpan span = index[static_cast<std::size_t>(last - 'a')];
+  const std::uint64_t tail = w.last_bytes();
   for (std::size_t i = span.begin; i < span.end; ++i) {
     const Rule& rule = rules[i];
-    if (!w.ends_with(rule.suffix)) continue;
+    if (!Word::tail_is(tail, packed[i], rule.suffix.size())) continue;
     const std::size_t start = w.n - rule.suffix.size();
     if (start >= region && guard_holds(w, start, rule.guard))
       w.replace_tail(start, rule.replacement);
@@ -358,10 +442,35 @@ bool is_stemmable(std::string_view word) {
   return true;
 }
 
+// Exceptions [begin, end) of each length: the table is sorted by length, so a word is compared
+// only with those of its own.
+constexpr bool sorted_by_length() {
+  for (std::size_t i = 1; i < std::size(kExceptions); ++i) {
+    if (kExceptions[i].word.size() < kExceptions[i - 1].word.size()) return false;
+  }
+  return true;
+}
+
+static_assert(sorted_by_length());
+
+constexpr std::array<RuleSpan, kLongestException + 1> make_exception_index() {
+  std::array<RuleSpan, kLongestException + 1> index{};
+  for (std::size_t i = 0; i < std::size(kExceptions); ++i) {
+    RuleSpan& span = index[kExceptions[i].word.size()];
+    if (span.begin == span.end) span.begin = static_cast<std::uint8_t>(i);
+    span.end = static_cast<std::uint8_t>(i + 1);
+  }
+  return index;
+}
+
+constexpr auto kExceptionIndex = make_exception_index();
+
 const Exception* find_exception(std::string_view word) {
   if (word.size() > kLongestException) return nullptr;
-  for (const Exception& e : kExceptions) {
-    if (e.word.size() == word.size() && same_bytes(word.data(), e.word)) return &e;
+  const RuleSpan span = kExceptionIndex[word.size()];
+  for (std::size_t i = span.begin; i < span.end; ++i) {
+    const Exception& e = kExceptions[i];
+    if (e.word[0] == word[0] && same_bytes(word.data(), e.word)) return &e;
   }
   return nullptr;
 }
@@ -378,24 +487,36 @@ void stem_into(std::string_view word, std::string& out) {
     return;
   }
   if (word.front() == '\'') word.remove_prefix(1);
-  out.assign(word.data(), word.size());  // may alias `out`: assign handles overlap
-  Word w{out.data(), out.size(), 0, 0};
+  // Stemmed in a buffer that holds kMaxSuffix zero bytes before the word, so last_bytes() always
+  // reads 8 bytes; on the stack for all but very long words. `word` may view `out`: it is copied
+  // before `out` is written.
+  constexpr std::size_t kOnStack = 64;
+  char local[kMaxSuffix + kOnStack];
+  std::string long_word;
+  char* buffer = local;
+  if (word.size() > kOnStack) {
+    long_word.resize(kMaxSuffix + word.size());
+    buffer = long_word.data();
+  }
+  std::memset(buffer, 0, kMaxSuffix);
+  std::memcpy(buffer + kMaxSuffix, word.data(), word.size());
+  Word w{buffer + kMaxSuffix, word.size(), 0, 0};
   const bool has_consonant_y = mark_consonant_y(w);
   mark_regions(w);
   step0(w);
   step1a(w);
   step1b(w);
   step1c(w);
-  apply_longest(w, kStep2, kStep2Index, w.p1);
-  apply_longest(w, kStep3, kStep3Index, w.p1);
-  apply_longest(w, kStep4, kStep4Index, w.p2);
+  apply_longest(w, kStep2, kStep2Packed, kStep2Index, w.p1);
+  apply_longest(w, kStep3, kStep3Packed, kStep3Index, w.p1);
+  apply_longest(w, kStep4, kStep4Packed, kStep4Index, w.p2);
   step5(w);
   if (has_consonant_y) {
     for (std::size_t i = 0; i < w.n; ++i) {
       if (w.s[i] == 'Y') w.s[i] = 'y';
     }
   }
-  out.resize(w.n);
+  out.assign(w.s, w.n);
 }
 
 std::string stem(std::string_view word) {

@@ -94,7 +94,7 @@ class Writer {
   std::string table(const std::string& name, const ck::OwnedStrings& table) {
     bytes((name + "_bytes").c_str(), table.bytes);
     u32((name + "_offsets").c_str(), table.offsets);
-    u32((name + "_slots").c_str(), table.slots);
+    u64((name + "_slots").c_str(), table.slots);
     return "{" + name + "_bytes, " + name + "_offsets, " + name + "_slots, " +
            std::to_string(table.count()) + "u, " + std::to_string(table.slots.size()) + "u}";
   }

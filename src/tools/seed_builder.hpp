@@ -30,7 +30,7 @@ inline std::size_t seed_slot_count(std::size_t count) {
 struct OwnedStrings {
   std::string bytes;
   std::vector<std::uint32_t> offsets{0};
-  std::vector<std::uint32_t> slots;
+  std::vector<std::uint64_t> slots;  // StaticStrings::slot_entry()
 
   explicit OwnedStrings(const std::vector<std::string>& strings) {
     for (const std::string& s : strings) {
@@ -40,9 +40,10 @@ struct OwnedStrings {
     slots.assign(seed_slot_count(strings.size()), 0);
     const std::size_t mask = slots.size() - 1;
     for (std::uint32_t id = 0; id < strings.size(); ++id) {
-      std::size_t slot = text::hash_term(strings[id]) & mask;
+      const std::uint64_t hash = text::hash_term(strings[id]);
+      std::size_t slot = hash & mask;
       while (slots[slot] != 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
+      slots[slot] = StaticStrings::slot_entry(hash, id);
     }
   }
 
@@ -84,7 +85,7 @@ class SeedBuilder {
     w.flags =
         static_cast<std::uint8_t>(static_cast<unsigned>(info.kind) | (info.negation ? 4u : 0u));
     words_.push_back(w);
-    hashes_.push_back(Vocabulary::hash_bytes(spelling));
+    hashes_.push_back(text::hash_term(spelling));
   }
 
   /// The seed's arrays, ready for view() or to be written out.
