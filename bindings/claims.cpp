@@ -86,14 +86,21 @@ ChunkArgs chunk_args(const py::handle& ids, const py::handle& texts) {
 }
 
 bool is_slow_key(PyObject* key) {
-  // The mapping keys that need the Python adaptation (chunks.py's _SLOW_KEYS).
-  static const char* const slow[] = {"summary",     "embedding", "timestamp",
-                                     "temperature", "metadata",  "page_content"};
+  // The mapping keys that need the Python adaptation (chunks.py's _SLOW_KEYS), as a frozenset made
+  // once (never freed, like interned strings): one hashed lookup per key.
+  static PyObject* const slow = [] {
+    PyObject* names = Py_BuildValue("(ssssss)", "summary", "embedding", "timestamp", "temperature",
+                                    "metadata", "page_content");
+    if (names == nullptr) throw py::error_already_set();
+    PyObject* set = PyFrozenSet_New(names);
+    Py_DECREF(names);
+    if (set == nullptr) throw py::error_already_set();
+    return set;
+  }();
   if (!PyUnicode_CheckExact(key)) return false;
-  for (const char* name : slow) {
-    if (PyUnicode_CompareWithASCIIString(key, name) == 0) return true;
-  }
-  return false;
+  const int found = PySet_Contains(slow, key);
+  if (found < 0) throw py::error_already_set();
+  return found == 1;
 }
 
 /// Whether a plain chunk's score passes the Python fast path's test (None, or a finite float or
@@ -128,49 +135,92 @@ PyObject* dict_item(PyObject* dict, ChunkKey key) {
   return value;
 }
 
-/// chunks.plain_ids_and_contents in one C++ pass: (None, the list) when every chunk is a str,
-/// (ids, contents) when each is a str or a plain {"content", "id"?, "score"?} dict with unique
-/// ids, else None (the Python adaptation then validates and names the fault).
-py::object plain_chunks(PyObject* chunks) {
-  if (!PyList_CheckExact(chunks)) return py::none();
-  const Py_ssize_t n = PyList_GET_SIZE(chunks);
-  bool all_str = true;
-  for (Py_ssize_t i = 0; all_str && i < n; ++i) {
-    all_str = PyUnicode_CheckExact(PyList_GET_ITEM(chunks, i));
+/// Whether the exact-str ids hold a repeat: pairwise for a few chunks (the common case), a set
+/// beyond (the same equality a set of str uses).
+bool has_duplicate(const std::vector<py::object>& ids) {
+  constexpr std::size_t kPairwise = 8;
+  if (ids.size() <= kPairwise) {
+    for (std::size_t i = 1; i < ids.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        const int same = PyObject_RichCompareBool(ids[i].ptr(), ids[j].ptr(), Py_EQ);
+        if (same < 0) throw py::error_already_set();
+        if (same == 1) return true;
+      }
+    }
+    return false;
   }
-  if (all_str) return py::make_tuple(py::none(), py::reinterpret_borrow<py::object>(chunks));
-  py::list ids(n);
-  py::list texts(n);
   const py::object seen = steal(PySet_New(nullptr));
+  for (const py::object& id : ids) {
+    const int known = PySet_Contains(seen.ptr(), id.ptr());
+    if (known < 0) throw py::error_already_set();
+    if (known == 1) return true;
+    if (PySet_Add(seen.ptr(), id.ptr()) != 0) throw py::error_already_set();
+  }
+  return false;
+}
+
+/// chunks.plain_ids_and_contents in one C++ pass, into `out` (ids and contents, not yet encoded):
+/// true when every chunk is a str or a plain {"content", "id"?, "score"?} dict and the ids are
+/// unique, else false (the Python adaptation then validates and names the fault). `positional`:
+/// every chunk is a str (ids S1..Sn).
+bool read_plain(PyObject* chunks, ChunkArgs& out, bool& positional) {
+  if (!PyList_CheckExact(chunks)) return false;
+  const Py_ssize_t n = PyList_GET_SIZE(chunks);
+  out.ids.reserve(static_cast<std::size_t>(n));
+  out.keep.reserve(static_cast<std::size_t>(n));
+  positional = true;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* chunk = PyList_GET_ITEM(chunks, i);
     PyObject* content = chunk;
     py::object id;
     if (PyDict_CheckExact(chunk)) {
+      positional = false;
       content = dict_item(chunk, kContent);
       PyObject* raw_id = dict_item(chunk, kId);
-      if (content == nullptr || !PyUnicode_CheckExact(content)) return py::none();
+      if (content == nullptr || !PyUnicode_CheckExact(content)) return false;
       if (raw_id != nullptr && raw_id != Py_None) {
-        if (!PyUnicode_CheckExact(raw_id)) return py::none();
+        if (!PyUnicode_CheckExact(raw_id)) return false;
         id = py::reinterpret_borrow<py::object>(raw_id);
       }
-      if (!plain_score(dict_item(chunk, kScore))) return py::none();
+      if (!plain_score(dict_item(chunk, kScore))) return false;
       PyObject* key = nullptr;
       PyObject* value = nullptr;
       Py_ssize_t at = 0;
       while (PyDict_Next(chunk, &at, &key, &value)) {
-        if (is_slow_key(key)) return py::none();
+        if (is_slow_key(key)) return false;
       }
     } else if (!PyUnicode_CheckExact(chunk)) {
-      return py::none();
+      return false;
     }
-    if (!id) id = positional_id(static_cast<std::size_t>(i));
-    const int known = PySet_Contains(seen.ptr(), id.ptr());
-    if (known < 0) throw py::error_already_set();
-    if (known == 1) return py::none();  // the Python path raises, naming both chunks
-    if (PySet_Add(seen.ptr(), id.ptr()) != 0) throw py::error_already_set();
-    PyList_SET_ITEM(ids.ptr(), i, id.release().ptr());
-    PyList_SET_ITEM(texts.ptr(), i, py::reinterpret_borrow<py::object>(content).release().ptr());
+    out.ids.push_back(id ? std::move(id) : positional_id(static_cast<std::size_t>(i)));
+    out.keep.push_back(py::reinterpret_borrow<py::object>(content));
+  }
+  return positional || !has_duplicate(out.ids);  // a repeat: the Python path raises, naming both
+}
+
+/// The UTF-8 views of `chunks`' ids and contents (UnicodeEncodeError for lone surrogates).
+void encode(ChunkArgs& chunks) {
+  chunks.inputs.reserve(chunks.ids.size());
+  for (std::size_t i = 0; i < chunks.ids.size(); ++i) {
+    chunks.inputs.push_back(
+        {utf8_of(chunks.ids[i].ptr(), "chunk ids", i), utf8_of(chunks.keep[i].ptr(), "chunks", i)});
+  }
+}
+
+/// (None, the list) when every chunk is a str, (ids, contents) when read_plain reads them, else
+/// None.
+py::object plain_chunks(PyObject* chunks) {
+  ChunkArgs read;
+  bool positional = false;
+  if (!read_plain(chunks, read, positional)) return py::none();
+  if (positional) return py::make_tuple(py::none(), py::reinterpret_borrow<py::object>(chunks));
+  const auto n = static_cast<Py_ssize_t>(read.ids.size());
+  py::list ids(n);
+  py::list texts(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const auto at = static_cast<std::size_t>(i);
+    PyList_SET_ITEM(ids.ptr(), i, read.ids[at].release().ptr());
+    PyList_SET_ITEM(texts.ptr(), i, read.keep[at].release().ptr());
   }
   return py::make_tuple(ids, texts);
 }
@@ -205,16 +255,6 @@ py::object bool_of(bool value) {
   return py::reinterpret_borrow<py::object>(value ? Py_True : Py_False);
 }
 
-/// A tuple of `type` (tuple or a tuple subclass such as a NamedTuple) from its items.
-py::object make_record(PyTypeObject* type, std::vector<py::object> items) {
-  const auto n = static_cast<Py_ssize_t>(items.size());
-  py::object record = steal(type == &PyTuple_Type ? PyTuple_New(n) : type->tp_alloc(type, n));
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyTuple_SET_ITEM(record.ptr(), i, items[static_cast<std::size_t>(i)].release().ptr());
-  }
-  return record;
-}
-
 PyTypeObject* record_type(const py::object& type) {
   if (type.is_none()) return &PyTuple_Type;
   if (!PyType_Check(type.ptr()) ||
@@ -242,7 +282,7 @@ py::object view_tuple(const std::vector<std::string_view>& views) {
 }
 
 /// (sentence, score, is_covered, is_meta, citations, covering_chunks, overlaps, threshold,
-///  reason, start, end) as `type`.
+///  reason, start, end) as `type`, filled in place.
 py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* text,
                         const sc::text::CodePointIndex& index, const ChunkArgs& chunks) {
   const std::size_t start = index(r.span.begin);
@@ -254,39 +294,44 @@ py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* t
       throw py::error_already_set();
     }
   }
-  std::vector<py::object> items;
-  items.reserve(11);
-  items.push_back(steal(
+  constexpr Py_ssize_t kFields = 11;
+  py::object record =
+      steal(type == &PyTuple_Type ? PyTuple_New(kFields) : type->tp_alloc(type, kFields));
+  Py_ssize_t at = 0;
+  const auto put = [&record, &at](py::object item) {
+    PyTuple_SET_ITEM(record.ptr(), at++, item.release().ptr());
+  };
+  put(steal(
       PyUnicode_Substring(text, static_cast<Py_ssize_t>(start), static_cast<Py_ssize_t>(end))));
-  items.push_back(steal(PyFloat_FromDouble(r.score)));
-  items.push_back(bool_of(r.is_covered));
-  items.push_back(bool_of(r.is_meta));
-  items.push_back(view_tuple(r.citations));
-  items.push_back(id_tuple(chunks, r.covering));
-  items.push_back(std::move(overlaps));
-  items.push_back(steal(PyFloat_FromDouble(r.threshold)));
-  items.push_back(str_of(r.reason));
-  items.push_back(steal(PyLong_FromSize_t(start)));
-  items.push_back(steal(PyLong_FromSize_t(end)));
-  return make_record(type, std::move(items));
+  put(steal(PyFloat_FromDouble(r.score)));
+  put(bool_of(r.is_covered));
+  put(bool_of(r.is_meta));
+  put(view_tuple(r.citations));
+  put(id_tuple(chunks, r.covering));
+  put(std::move(overlaps));
+  put(steal(PyFloat_FromDouble(r.threshold)));
+  put(str_of(r.reason));
+  put(steal(PyLong_FromSize_t(start)));
+  put(steal(PyLong_FromSize_t(end)));
+  return record;
 }
 
-/// One claim record per sentence, in order.
-std::vector<py::object> claim_records(PyTypeObject* type, const c::AnswerResult& r, PyObject* text,
-                                      std::string_view utf8, const ChunkArgs& chunks) {
+/// One claim record per sentence, in order, in a new list (`as_list`) or tuple.
+py::object claim_records(PyTypeObject* type, const c::AnswerResult& r, PyObject* text,
+                         std::string_view utf8, const ChunkArgs& chunks, bool as_list) {
   const sc::text::CodePointIndex index(utf8);
-  std::vector<py::object> out;
-  out.reserve(r.claims.size());
-  for (const c::ClaimResult& claim : r.claims) {
-    out.push_back(claim_record(type, claim, text, index, chunks));
-  }
-  return out;
-}
-
-py::object tuple_of(std::vector<py::object> items) {
-  py::object out = steal(PyTuple_New(static_cast<Py_ssize_t>(items.size())));
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    PyTuple_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), items[i].release().ptr());
+  const auto n = static_cast<Py_ssize_t>(r.claims.size());
+  py::object out = steal(as_list ? PyList_New(n) : PyTuple_New(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* record =
+        claim_record(type, r.claims[static_cast<std::size_t>(i)], text, index, chunks)
+            .release()
+            .ptr();
+    if (as_list) {
+      PyList_SET_ITEM(out.ptr(), i, record);
+    } else {
+      PyTuple_SET_ITEM(out.ptr(), i, record);
+    }
   }
   return out;
 }
@@ -295,14 +340,10 @@ py::object tuple_of(std::vector<py::object> items) {
 ///  attribution_coverage, supported_ratio, is_grounded)
 py::object answer_record(PyTypeObject* type, const c::AnswerResult& r, PyObject* text,
                          std::string_view utf8, const ChunkArgs& chunks) {
-  std::vector<py::object> records = claim_records(type, r, text, utf8, chunks);
-  py::object claims = steal(PyList_New(static_cast<Py_ssize_t>(records.size())));
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    PyList_SET_ITEM(claims.ptr(), static_cast<Py_ssize_t>(i), records[i].release().ptr());
-  }
-  return py::make_tuple(claims, view_tuple(r.unknown_citations),
-                        id_tuple(chunks, r.missing_citations), r.covered_count, r.claim_count,
-                        r.attribution_coverage, r.supported_ratio, r.is_grounded);
+  return py::make_tuple(claim_records(type, r, text, utf8, chunks, true),
+                        view_tuple(r.unknown_citations), id_tuple(chunks, r.missing_citations),
+                        r.covered_count, r.claim_count, r.attribution_coverage, r.supported_ratio,
+                        r.is_grounded);
 }
 
 /// The attribute names of an AnswerCoverage, made once (never freed, like interned strings).
@@ -355,10 +396,15 @@ py::object mode_str(c::Mode mode) {
 py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
                          const c::ClaimConfig& config, const c::AnswerResult& r, PyObject* text,
                          std::string_view utf8, const ChunkArgs& chunks) {
-  std::vector<py::object> records = claim_records(claim_type, r, text, utf8, chunks);
-  std::vector<py::object> uncovered;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    if (!r.claims[i].is_covered) uncovered.push_back(records[i]);
+  py::object claims = claim_records(claim_type, r, text, utf8, chunks, false);
+  Py_ssize_t uncovered_count = 0;
+  for (const c::ClaimResult& claim : r.claims) uncovered_count += claim.is_covered ? 0 : 1;
+  py::object uncovered = steal(PyTuple_New(uncovered_count));
+  for (Py_ssize_t i = 0, at = 0; at < uncovered_count; ++i) {
+    if (r.claims[static_cast<std::size_t>(i)].is_covered) continue;
+    PyObject* claim = PyTuple_GET_ITEM(claims.ptr(), i);
+    Py_INCREF(claim);
+    PyTuple_SET_ITEM(uncovered.ptr(), at++, claim);
   }
   const py::object empty = steal(PyTuple_New(0));
   py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
@@ -369,7 +415,7 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
     }
   };
   set(kAnswer, py::reinterpret_borrow<py::object>(text));
-  set(kClaims, tuple_of(std::move(records)));
+  set(kClaims, claims);
   set(kCoveredCount, steal(PyLong_FromSize_t(r.covered_count)));
   set(kAttributionCoverage, steal(PyFloat_FromDouble(r.attribution_coverage)));
   set(kSupportedRatio, steal(PyFloat_FromDouble(r.supported_ratio)));
@@ -377,7 +423,7 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
   set(kUnknownCitations, view_tuple(r.unknown_citations));
   set(kIsGrounded, bool_of(r.is_grounded));
   set(kMode, mode_str(config.mode()));
-  set(kUncovered, tuple_of(std::move(uncovered)));
+  set(kUncovered, uncovered);
   return out;
 }
 
@@ -439,6 +485,27 @@ py::object check_answer(const c::ClaimConfig& config, const py::str& answer, con
     result = c::check_answer(config, utf8, chunks.inputs);
   }
   return answer_result(answer_class, type, config, result, answer.ptr(), utf8, chunks);
+}
+
+/// check_answer straight from the caller's chunk list when read_plain reads it (no Python
+/// adaptation, no intermediate lists), else None: the caller adapts the chunks and calls
+/// check_answer, so every error stays the Python path's.
+py::object check_answer_chunks(const c::ClaimConfig& config, const py::str& answer,
+                               const py::handle& chunks, const py::object& claim_type,
+                               const py::object& answer_type) {
+  PyTypeObject* type = record_type(claim_type);
+  PyTypeObject* answer_class = answer_type_of(answer_type);
+  ChunkArgs args;
+  bool positional = false;
+  if (!read_plain(chunks.ptr(), args, positional)) return py::none();
+  const std::string_view utf8 = utf8_of(answer.ptr(), "answer");
+  encode(args);
+  c::AnswerResult result;
+  {
+    py::gil_scoped_release release;
+    result = c::check_answer(config, utf8, args.inputs);
+  }
+  return answer_result(answer_class, type, config, result, answer.ptr(), utf8, args);
 }
 
 py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
@@ -566,6 +633,11 @@ void sc::bindings::bind_claims(py::module_& m) {
         "(claims, unknown_citations, missing_citations, covered_count, claim_count, "
         "attribution_coverage, supported_ratio, is_grounded) of one answer; with answer_type, an "
         "answer_type object holding them (AnswerCoverage's fields). ids None: S1..Sn.");
+  m.def(
+      "check_answer_chunks", &check_answer_chunks, py::arg("config"), py::arg("answer"),
+      py::arg("chunks"), py::arg("claim_type") = py::none(), py::arg("answer_type") = py::none(),
+      "check_answer on a chunk list plain_chunk_lists would read (str and plain dicts with unique "
+      "ids), read in one pass; None for any other chunks (adapt them, then call check_answer).");
   m.def("check_answers", &check_answers, py::arg("config"), py::arg("answers"),
         py::arg("ids_per_answer"), py::arg("texts_per_answer"), py::arg("claim_type") = py::none(),
         py::arg("threads") = 0, py::arg("answer_type") = py::none(),

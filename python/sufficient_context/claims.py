@@ -41,7 +41,7 @@ from . import sentences as _sentences
 from ._args import int_in_range, str_tuple, text_of
 from ._core import claims as _core
 from ._word_relations import english_word_relations
-from .chunks import ChunkLike, all_str, as_chunks, plain_ids_and_contents
+from .chunks import ChunkLike, as_chunks, plain_ids_and_contents
 from .config import ConfigSource
 from .term_statistics import TermStatistics
 
@@ -461,12 +461,17 @@ class ClaimCoverage:
         """
         if type(answer) is not str:
             answer = text_of(answer, "answer")
-        if type(chunks) is list and all_str(chunks):  # the common call: ids S1..Sn, made by the core
-            ids, texts = None, chunks
-        else:
-            ids, texts = _chunk_lists(chunks, "chunks")
+        try:  # the common call: a list of str and plain dicts, read and checked in one C++ call
+            result: AnswerCoverage | None = _core.check_answer_chunks(
+                self._config, answer, chunks, ClaimResult, AnswerCoverage
+            )
+        except UnicodeEncodeError:
+            result = None  # lone surrogates: the path below replaces them
+        if result is not None:
+            return result
+        ids, texts = _chunk_lists(chunks, "chunks")
         try:  # the core builds the AnswerCoverage itself
-            result: AnswerCoverage = _core.check_answer(self._config, answer, ids, texts, ClaimResult, AnswerCoverage)
+            result = _core.check_answer(self._config, answer, ids, texts, ClaimResult, AnswerCoverage)
         except UnicodeEncodeError:
             raw = _core.check_answer(self._config, _clean(answer), _clean_ids(ids), _clean_all(texts), ClaimResult)
             return self._coverage(answer, _with_sentences_of(answer, raw))

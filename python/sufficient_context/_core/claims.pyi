@@ -101,6 +101,22 @@ def check_answer(
     fields)."""
 
 @overload
+def check_answer_chunks(
+    config: ClaimConfig, answer: str, chunks: object, claim_type: None = None, answer_type: None = None
+) -> _Answer[_Claim] | None: ...
+@overload
+def check_answer_chunks(
+    config: ClaimConfig, answer: str, chunks: object, claim_type: type[_C], answer_type: None = None
+) -> _Answer[_C] | None: ...
+@overload
+def check_answer_chunks(
+    config: ClaimConfig, answer: str, chunks: object, claim_type: type[_C], answer_type: type[_A]
+) -> _A | None:
+    """check_answer with the chunks read here, in one pass, when `chunks` is a list that `plain_chunk_lists` reads
+    (str and plain dicts with unique ids); None for anything else, before the answer is read (adapt the chunks, then
+    call check_answer)."""
+
+@overload
 def check_answers(
     config: ClaimConfig,
     answers: list[str],
