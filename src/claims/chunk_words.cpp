@@ -4,7 +4,7 @@
 
 namespace sc::claims {
 
-ChunkWord make_chunk_word(const text::Token& token, KeyTable& keys, std::string& folded,
+ChunkWord make_chunk_word(const text::Token& token, KeyIds& keys, std::string& folded,
                           std::string& key) {
   ChunkWord word{};
   fold_token(token.text, folded);
@@ -16,21 +16,16 @@ ChunkWord make_chunk_word(const text::Token& token, KeyTable& keys, std::string&
   word.always_matches = KeyFilter::always_matches(folded);
   word.base_code = prefix_code(word_base(folded));
   token_key(token.text, token.kind, folded, key);
-  word.key = keys.term(keys.intern(key));
-  word.key_hash = KeyTable::hash(word.key);
-  word.key_code = prefix_code(word.key);
+  word.key = keys.intern(key);
   return word;
 }
 
 void ChunkWords::start() {
-  // Keys of tokens computed but not kept (long ones, or past a full memo) pile up in keys_ too.
-  if (memo_.size() < kMaxWords && keys_.size() < 2 * kMaxWords) return;
-  memo_.clear();
-  keys_.clear();
+  if (memo_.size() >= kMaxWords) memo_.clear();
 }
 
 std::size_t ChunkWords::memory_bytes() const noexcept {
-  return memo_.memory_bytes() + keys_.memory_bytes() + folded_.capacity() + key_.capacity();
+  return memo_.memory_bytes() + folded_.capacity() + key_.capacity();
 }
 
 }  // namespace sc::claims

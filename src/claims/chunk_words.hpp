@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "claims/key_table.hpp"
+#include "claims/key_ids.hpp"
 #include "claims/token_memo.hpp"
 #include "text/tokenizer.hpp"
 
@@ -15,9 +15,7 @@ namespace sc::claims {
 /// What ClaimAnalyzer's chunk pass needs of one token, whatever the check: its key (token_key)
 /// and the parts of the KeyFilter and special-token tests that do not depend on the claims.
 struct ChunkWord {
-  std::string_view key;     // token_key (valid until the memo is cleared)
-  std::uint32_t key_hash;   // KeyTable::hash(key)
-  std::uint16_t key_code;   // prefix_code(key)
+  std::uint32_t key;        // stable id of token_key in the analyzer's KeyIds
   std::uint16_t base_code;  // prefix_code(word_base(folded))
   bool always_matches;      // KeyFilter::always_matches(folded)
   bool number;              // number_part is not empty
@@ -26,20 +24,79 @@ struct ChunkWord {
   bool negation;            // is_negation(folded)
 };
 
-/// Computes a ChunkWord (its key in `keys`, `folded` and `key` are scratch).
-ChunkWord make_chunk_word(const text::Token& token, KeyTable& keys, std::string& folded,
+/// What the chunk pass asks of a token besides its key: which claims' special words count.
+struct ChunkNeeds {
+  bool negation;  // some claim has a negation: record the chunk's
+  bool number;    // some claim has a number: key number words
+  bool speaker;   // some claim has the speaker: key first-person words
+};
+
+/// Whether the chunk pass looks no further than `word`'s negation: `filter` rules its key out
+/// (numbers, needed number words and speaker words and always_matches words are never ruled out:
+/// their keys need not share their base's prefix).
+inline bool chunk_word_skipped(const ChunkWord& word, const KeyFilter& filter,
+                               ChunkNeeds needs) noexcept {
+  const bool special =
+      word.number || (needs.number && word.number_word) || (needs.speaker && word.speaker);
+  return !special && !word.always_matches && !filter.has(word.base_code);
+}
+
+/// Whether the chunk pass can leave `token` out entirely (chunk_word_skipped, and no negation to
+/// record), decided from a Word token's first and last bytes, without its memo entry; false when
+/// they cannot tell (the memo decides). Inline, in registers: it runs for every chunk token.
+///
+/// Exact from those bytes: when the first three bytes (or all, if fewer) are ASCII and the first
+/// two no apostrophe, fold_token keeps the first two lowered (NFKC composes a character only with
+/// marks after it, and word_base strips only trailing "'s" or apostrophes), so they are the base's
+/// prefix code. When the last byte is ASCII, the folded word ends with it lowered: a word ending
+/// in none of "d", "y", "g", "s", "'" has no removable ending (not always_matches), and the
+/// special words are known by their folded first byte ("n", "c", "w" or a last "t" for negations,
+/// "t", "f", "s", "e", "n" for number words, "i", "m" for the speaker).
+inline bool plainly_skipped(const text::Token& token, const KeyFilter& filter,
+                            ChunkNeeds needs) noexcept {
+  const std::string_view text = token.text;
+  const std::size_t n = text.size();
+  if (token.kind != text::TokenKind::Word || n == 0) return false;
+  const auto lower = [](char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return static_cast<unsigned>(b + (static_cast<unsigned>(b - 'A') < 26u ? 'a' - 'A' : 0));
+  };
+  const unsigned first = lower(text[0]);
+  const unsigned second = n > 1 ? lower(text[1]) : 0u;
+  const unsigned third = n > 2 ? lower(text[2]) : 0u;
+  const unsigned last = lower(text[n - 1]);
+  if (((first | second | third | last) & 0x80u) != 0 || first == '\'' || second == '\'') {
+    return false;
+  }
+  if (filter.has(static_cast<std::uint16_t>(first | (second << 8)))) return false;
+  if (last == 'd' || last == 'y' || last == 'g' || last == 's' || last == '\'') return false;
+  if (needs.negation && (first == 'n' || first == 'c' || first == 'w' || last == 't')) {
+    return false;
+  }
+  if (needs.number &&
+      (first == 't' || first == 'f' || first == 's' || first == 'e' || first == 'n')) {
+    return false;
+  }
+  return !(needs.speaker && (first == 'i' || first == 'm'));
+}
+
+/// Computes a ChunkWord (its key interned in `keys`; `folded` and `key` are scratch).
+ChunkWord make_chunk_word(const text::Token& token, KeyIds& keys, std::string& folded,
                           std::string& key);
 
 /// Token -> ChunkWord, computed on first sight (stemming and folding every chunk token was most
-/// of a chunk's cost). Entries stay valid until start() clears a full memo. Not thread-safe: one
-/// per analyzer.
+/// of a chunk's cost). Entries stay valid until start() clears a full memo; their keys are stable
+/// ids of the analyzer's KeyIds, so clear() must go with every KeyIds::clear_stable(). Not
+/// thread-safe: one per analyzer.
 class ChunkWords {
  public:
   /// Call before a chunk's tokens: clears the memo when full, so get() never invalidates the
   /// entries (and keys) of the same chunk.
   void start();
-  const ChunkWord& get(const text::Token& token) {
-    return memo_.get(token, [&] { return make_chunk_word(token, keys_, folded_, key_); });
+  /// Forgets every token.
+  void clear() noexcept { memo_.clear(); }
+  const ChunkWord& get(const text::Token& token, KeyIds& keys) {
+    return memo_.get(token, [&] { return make_chunk_word(token, keys, folded_, key_); });
   }
   std::size_t size() const noexcept { return memo_.size(); }
   std::size_t memory_bytes() const noexcept;
@@ -49,7 +106,6 @@ class ChunkWords {
 
  private:
   TokenMemo<ChunkWord> memo_;
-  KeyTable keys_;  // the entries' key strings
   std::string folded_;
   std::string key_;
 };

@@ -138,10 +138,15 @@ ClaimAnalyzer::ClaimAnalyzer(const ClaimConfig& config)
 
 void ClaimAnalyzer::reset(const ClaimConfig& config) {
   config_ = &config;
-  keys_.clear();
+  keys_.start_check();
   // A memo for another config is cleared by word_info, when this config first needs it (so
   // reference-mode checks in between leave it alone).
   if (memo_info_.size() > kMemoWords) clear_memo(memo_serial_);
+  if (keys_.stable_count() > kStableKeys) {
+    clear_memo(memo_serial_);
+    chunk_words_.clear();
+    keys_.clear_stable();
+  }
   item_of_key_.clear();
   for (const std::uint16_t code : filter_codes_) filter_.remove_code(code);
   filter_codes_.clear();
@@ -153,12 +158,10 @@ void ClaimAnalyzer::reset(const ClaimConfig& config) {
 }
 
 std::size_t ClaimAnalyzer::memory_bytes() const noexcept {
-  return keys_.memory_bytes() + memo_words_.memory_bytes() + memo_keys_.memory_bytes() +
-         chunk_words_.memory_bytes() + memo_info_.capacity() * sizeof(WordInfo) +
-         memo_links_.capacity() * sizeof(std::string_view) +
-         memo_link_hashes_.capacity() * sizeof(std::uint32_t) +
-         memo_link_codes_.capacity() * sizeof(std::uint16_t) +
-         (item_info_.capacity() + token_info_.capacity()) * sizeof(std::uint32_t) +
+  return keys_.memory_bytes() + memo_words_.memory_bytes() + chunk_words_.memory_bytes() +
+         memo_info_.capacity() * sizeof(WordInfo) +
+         (memo_links_.capacity() + item_info_.capacity() + token_info_.capacity()) *
+             sizeof(std::uint32_t) +
          claim_tokens_.capacity() * sizeof(ClaimToken) +
          meta_ids_.capacity() * sizeof(std::int32_t) +
          item_of_key_.capacity() * sizeof(std::int32_t) +
@@ -204,11 +207,8 @@ void ClaimAnalyzer::claim(std::string_view claim, const std::vector<text::Span>&
 void ClaimAnalyzer::clear_memo(std::uint64_t serial) noexcept {
   memo_serial_ = serial;
   memo_words_.clear();
-  memo_keys_.clear();
   memo_info_.clear();
   memo_links_.clear();
-  memo_link_hashes_.clear();
-  memo_link_codes_.clear();
 }
 
 const ClaimAnalyzer::WordInfo& ClaimAnalyzer::word_info(const text::Token& token) {
@@ -233,9 +233,7 @@ std::uint32_t ClaimAnalyzer::new_word_info(const text::Token& token) {
     info.kind = ItemKind::Function;
     info.skip = info.negation;
   }
-  info.key = memo_keys_.term(memo_keys_.intern(key_));
-  info.key_hash = KeyTable::hash(info.key);
-  info.key_code = prefix_code(info.key);
+  info.key = keys_.intern(key_);
   info.weight = rarity_weight(config.statistics(), key_);
   info.number_length = static_cast<std::uint32_t>(number_part(token.text, token.kind).size());
   info.shape = name_shape(token.text);
@@ -251,17 +249,17 @@ std::uint32_t ClaimAnalyzer::new_word_info(const text::Token& token) {
   const checker::WordRelations& relations = config.relations();
   info.links_begin = static_cast<std::uint32_t>(memo_links_.size());
   if (relations.size() > 0 && info.kind == ItemKind::Content) {
-    for (const std::uint32_t r : relations.related(key_)) memo_links_.push_back(relations.word(r));
+    for (const std::uint32_t r : relations.related(key_)) {
+      memo_links_.push_back(keys_.intern(relations.word(r)));
+    }
     info.related_end = static_cast<std::uint32_t>(memo_links_.size());
-    for (const std::uint32_t r : relations.antonyms(key_)) memo_links_.push_back(relations.word(r));
+    for (const std::uint32_t r : relations.antonyms(key_)) {
+      memo_links_.push_back(keys_.intern(relations.word(r)));
+    }
   } else {
     info.related_end = info.links_begin;
   }
   info.links_end = static_cast<std::uint32_t>(memo_links_.size());
-  for (std::size_t i = memo_link_hashes_.size(); i < memo_links_.size(); ++i) {
-    memo_link_hashes_.push_back(KeyTable::hash(memo_links_[i]));
-    memo_link_codes_.push_back(prefix_code(memo_links_[i]));
-  }
   memo_info_.push_back(info);
   return static_cast<std::uint32_t>(memo_info_.size() - 1);
 }
@@ -297,7 +295,7 @@ void ClaimAnalyzer::claim_default(std::size_t skip, ClaimProfile& out) {
     any_checked = any_checked || kind != ItemKind::Function;
     any_number_ = any_number_ || kind == ItemKind::Number;
     any_speaker_ = any_speaker_ || kind == ItemKind::Speaker;
-    const std::uint32_t id = intern_memo(info.key, info.key_hash, info.key_code);
+    const std::uint32_t id = add_key(info.key);
     const double weight = kind == ItemKind::Function  ? kFunctionWeight
                           : kind == ItemKind::Speaker ? kMinWeight
                                                       : info.weight;
@@ -345,24 +343,38 @@ void ClaimAnalyzer::claim_default(std::size_t skip, ClaimProfile& out) {
 
 void ClaimAnalyzer::add_relations(ClaimProfile& out) {
   // Related and antonym stems of content items become keys, so chunks record where they occur
-  // (the config's relations, looked up once per word in word_info).
+  // (the config's relations, looked up once per word in word_info). The lists are sized first and
+  // written by index.
   const std::size_t k = out.items.size();
-  out.related_begin.assign(1, 0);
-  out.antonym_begin.assign(1, 0);
+  std::size_t related = 0;
+  std::size_t antonyms = 0;
+  for (std::size_t j = 0; j < k; ++j) {
+    if (out.kinds[j] == ItemKind::Content) {
+      const WordInfo& info = memo_info_[item_info_[j]];
+      related += info.related_end - info.links_begin;
+      antonyms += info.links_end - info.related_end;
+    }
+  }
+  out.related.resize(related);
+  out.antonyms.resize(antonyms);
+  out.related_begin.resize(k + 1);
+  out.antonym_begin.resize(k + 1);
+  std::uint32_t r_at = 0;
+  std::uint32_t a_at = 0;
+  out.related_begin[0] = 0;
+  out.antonym_begin[0] = 0;
   for (std::size_t j = 0; j < k; ++j) {
     if (out.kinds[j] == ItemKind::Content) {
       const WordInfo& info = memo_info_[item_info_[j]];
       for (std::uint32_t r = info.links_begin; r < info.related_end; ++r) {
-        out.related.push_back(
-            intern_relation(memo_links_[r], memo_link_hashes_[r], memo_link_codes_[r]));
+        out.related[r_at++] = add_key(memo_links_[r]);
       }
       for (std::uint32_t a = info.related_end; a < info.links_end; ++a) {
-        out.antonyms.push_back(
-            intern_relation(memo_links_[a], memo_link_hashes_[a], memo_link_codes_[a]));
+        out.antonyms[a_at++] = add_key(memo_links_[a]);
       }
     }
-    out.related_begin.push_back(static_cast<std::uint32_t>(out.related.size()));
-    out.antonym_begin.push_back(static_cast<std::uint32_t>(out.antonyms.size()));
+    out.related_begin[j + 1] = r_at;
+    out.antonym_begin[j + 1] = a_at;
   }
 }
 
@@ -440,8 +452,8 @@ ChunkProfile ClaimAnalyzer::chunk(std::string_view text) {
 
 void ClaimAnalyzer::chunk(std::string_view text, ChunkProfile& out) {
   out.clear();
-  out.present.assign((keys_.size() + 63) / 64, 0);
-  if (keys_.empty()) return;
+  out.present.assign((keys_.local_count() + 63) / 64, 0);
+  if (keys_.local_count() == 0) return;
   if (config_->mode() == Mode::Default) {
     chunk_default(text, out);
   } else {
@@ -458,22 +470,21 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   found.clear();
   unit_of.clear();
   std::uint32_t position = 0;
-  out.unit_count = for_each_unit_token(
-      text, citation_runs_of(text), [&](const text::Token& token, std::uint32_t unit) {
-        const std::uint32_t pos = position++;
-        unit_of.push_back(unit);
-        const ChunkWord& word = chunk_words_.get(token);
-        if (any_negation_ && word.negation) out.negations.push_back(pos);
-        // Numbers, number words and the speaker are keyed exactly; other words are keyed only
-        // when the filter lets them by.
-        const bool special =
-            word.number || (any_number_ && word.number_word) || (any_speaker_ && word.speaker);
-        if (!special && !word.always_matches && !filter_.has(word.base_code)) return;
-        if (!filter_.has(word.key_code)) return;
-        if (const auto id = keys_.find(word.key, word.key_hash)) {
-          found.push_back((std::uint64_t{*id} << 32) | pos);
-        }
-      });
+  const ChunkNeeds needs{any_negation_, any_number_, any_speaker_};
+  const auto visit = [&](const text::Token& token, std::uint32_t unit) {
+    const std::uint32_t pos = position++;
+    unit_of.push_back(unit);
+    // Most tokens are ruled out from their text alone, without a (cache-missing) memo probe.
+    if (plainly_skipped(token, filter_, needs)) return;
+    const ChunkWord& word = chunk_words_.get(token, keys_);
+    if (any_negation_ && word.negation) out.negations.push_back(pos);
+    // Numbers, number words and the speaker are keyed exactly; other words are keyed only when
+    // the filter lets them by.
+    if (chunk_word_skipped(word, filter_, needs)) return;
+    const std::uint32_t id = keys_.local(word.key);
+    if (id != KeyIds::kNone) found.push_back((std::uint64_t{id} << 32) | pos);
+  };
+  out.unit_count = for_each_unit_token(text, citation_runs_of(text), visit);
   out.token_count = position;
   std::sort(found.begin(), found.end());
   out.positions.reserve(found.size());
@@ -504,7 +515,8 @@ void ClaimAnalyzer::chunk_reference(std::string_view text, ChunkProfile& out) {
     // (ASCII words only: lowering keeps their length).
     if (ascii && !words_filter_.has(word_code(word))) return;
     python_lower(word, folded_);
-    if (const auto id = keys_.find(folded_)) set_bit(out.present, *id);
+    const std::uint32_t id = keys_.local(keys_.find(folded_));
+    if (id != KeyIds::kNone) set_bit(out.present, id);
   });
 }
 

@@ -11,7 +11,7 @@
 #include "claims/chunk_words.hpp"
 #include "claims/claim_config.hpp"
 #include "claims/claim_tokens.hpp"
-#include "claims/key_table.hpp"
+#include "claims/key_ids.hpp"
 #include "claims/token_memo.hpp"
 #include "text/sentences.hpp"
 
@@ -151,27 +151,20 @@ class ClaimAnalyzer {
   std::size_t memory_bytes() const noexcept;
 
   /// The key text of a key id.
-  std::string_view key(std::uint32_t id) const { return keys_.term(id); }
+  std::string_view key(std::uint32_t id) const { return keys_.local_term(id); }
 
   /// Number of distinct claim keys so far.
-  std::size_t key_count() const noexcept { return keys_.size(); }
+  std::size_t key_count() const noexcept { return keys_.local_count(); }
 
  private:
-  std::uint32_t intern(std::string_view key) {
-    return add_key(keys_.intern(key), prefix_code(key));
-  }
-  /// A key from the config's relations table (outlives the check: kept as a view).
-  std::uint32_t intern_relation(std::string_view key, std::uint32_t hash, std::uint16_t code) {
-    return add_key(keys_.intern_view(key, hash), code);
-  }
-  /// A key from the word memo (outlives the check: kept as a view).
-  std::uint32_t intern_memo(std::string_view key, std::uint32_t hash, std::uint16_t code) {
-    return add_key(keys_.intern_view(key, hash), code);
-  }
-  /// Registers key `id` (prefix code `code`) when new: filter bit, item scratch. Inline: it runs
-  /// for every claim item and related key.
-  std::uint32_t add_key(std::uint32_t id, std::uint16_t code) {
-    if (id == item_of_key_.size()) {  // new
+  std::uint32_t intern(std::string_view key) { return add_key(keys_.intern(key)); }
+  /// The key id of stable id `stable`, registered when new in this check: filter bit, item
+  /// scratch. Inline: it runs for every claim item and related key.
+  std::uint32_t add_key(std::uint32_t stable) {
+    bool added = false;
+    const std::uint32_t id = keys_.add_local(stable, added);
+    if (added) {
+      const std::uint16_t code = keys_.code(stable);
       if (!filter_.has(code)) {
         filter_.add_code(code);
         filter_codes_.push_back(code);
@@ -185,9 +178,7 @@ class ClaimAnalyzer {
   /// key, kind, rarity weight, name shape and related / antonym keys. Memoized per analyzer (so
   /// per thread), for the config of memo_serial_.
   struct WordInfo {
-    std::string_view key;         // in memo_keys_
-    std::uint32_t key_hash;       // KeyTable::hash(key)
-    std::uint16_t key_code;       // prefix_code(key)
+    std::uint32_t key;            // stable id in keys_
     double weight;                // rarity_weight of the key
     std::uint32_t number_length;  // bytes of number_part (0: none)
     std::uint32_t links_begin;    // related keys: memo_links_[links_begin, related_end)
@@ -204,6 +195,9 @@ class ClaimAnalyzer {
 
   void clear_memo(std::uint64_t serial) noexcept;
   static constexpr std::size_t kMemoWords = TokenMemo<std::uint32_t>::kMaxWords;  // cleared past
+  /// Stable keys kept between checks: past this, reset() clears them with both word memos (the
+  /// memos' keys, their relation links and stale keys of cleared memos).
+  static constexpr std::size_t kStableKeys = 2 * kMemoWords;
   void add_word_code(std::uint16_t code);
   /// Default mode: fills claim_tokens_ / token_info_ with the claim's tokens and memo entries
   /// (one walk serves the meta phrase and the items) and returns the meta phrase's token count.
@@ -220,9 +214,9 @@ class ClaimAnalyzer {
   void chunk_reference(std::string_view text, ChunkProfile& out);
 
   const ClaimConfig* config_;
-  KeyTable keys_;
-  KeyFilter filter_;                         // prefixes of keys_ (default mode)
-  KeyFilter words_filter_;                   // word codes of keys_ (reference mode)
+  KeyIds keys_;             // stable ids (memo keys, relation links) and this check's key ids
+  KeyFilter filter_;        // prefixes of keys_ (default mode)
+  KeyFilter words_filter_;  // word codes of keys_ (reference mode)
   std::vector<std::uint16_t> filter_codes_;  // codes set in filter_ (reset() clears just these)
   std::vector<std::uint16_t> word_codes_;    // codes set in words_filter_
   std::vector<std::int32_t> item_of_key_;    // scratch: key id -> item index in the claim, or -1
@@ -233,18 +227,15 @@ class ClaimAnalyzer {
   std::string key_;
   std::uint64_t memo_serial_;            // config serial the memo holds
   TokenMemo<std::uint32_t> memo_words_;  // token -> memo_info_ index
-  KeyTable memo_keys_;                   // the memo's key strings
   std::vector<WordInfo> memo_info_;
-  std::vector<std::string_view> memo_links_;     // related / antonym keys (views into relations)
-  std::vector<std::uint32_t> memo_link_hashes_;  // KeyTable::hash of each
-  std::vector<std::uint16_t> memo_link_codes_;   // prefix_code of each (its text is cold)
-  std::vector<std::uint32_t> item_info_;         // claim_default: memo_info_ index per item
-  std::vector<ClaimToken> claim_tokens_;         // read_claim_tokens: the claim's tokens
-  std::vector<std::uint32_t> token_info_;        // read_claim_tokens: memo_info_ index per token
-  std::vector<std::int32_t> meta_ids_;  // read_claim_tokens: meta phrase ids of the first tokens
-  ChunkWords chunk_words_;              // chunk token -> key and test parts
-  std::vector<std::uint64_t> found_;    // chunk_default scratch
-  std::vector<std::uint32_t> unit_of_;  // chunk_default scratch
+  std::vector<std::uint32_t> memo_links_;  // related / antonym keys (stable ids)
+  std::vector<std::uint32_t> item_info_;   // claim_default: memo_info_ index per item
+  std::vector<ClaimToken> claim_tokens_;   // read_claim_tokens: the claim's tokens
+  std::vector<std::uint32_t> token_info_;  // read_claim_tokens: memo_info_ index per token
+  std::vector<std::int32_t> meta_ids_;     // read_claim_tokens: meta phrase ids of the first tokens
+  ChunkWords chunk_words_;                 // chunk token -> key and test parts
+  std::vector<std::uint64_t> found_;       // chunk_default scratch
+  std::vector<std::uint32_t> unit_of_;     // chunk_default scratch
 };
 
 }  // namespace sc::claims

@@ -37,11 +37,11 @@ class ThreadWorkspace final : public checker::BudgetedCache {
   ThreadWorkspace& operator=(const ThreadWorkspace&) = delete;
 
   std::unique_ptr<Workspace> workspace;
+  std::size_t bytes = 0;  // workspace->memory_bytes() as its last lease ended
 
  private:
-  std::size_t held_bytes() const noexcept override {
-    return workspace ? workspace->memory_bytes() : 0;
-  }
+  // Accounted only as a lease ends (just after ~Lease measured it) or once emptied.
+  std::size_t held_bytes() const noexcept override { return workspace ? bytes : 0; }
   void empty() noexcept override { workspace.reset(); }
 };
 
@@ -72,7 +72,9 @@ Lease::Lease(const ClaimConfig& config) {
 Lease::~Lease() {
   // Before lease_ accounts it: a workspace grown past kKeepBytes by one large check is given back
   // whatever the budget.
-  if (cache_ != nullptr && workspace_->memory_bytes() > kKeepBytes) cache_->workspace.reset();
+  if (cache_ == nullptr) return;
+  cache_->bytes = workspace_->memory_bytes();
+  if (cache_->bytes > kKeepBytes) cache_->workspace.reset();
 }
 
 }  // namespace sc::claims
