@@ -472,19 +472,26 @@ py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const
   return claim_record(type, result, claim.ptr(), sc::text::CodePointIndex(utf8), chunks);
 }
 
-py::object check_answer(const c::ClaimConfig& config, const py::str& answer, const py::object& ids,
-                        const py::object& texts, const py::object& claim_type,
-                        const py::object& answer_type) {
-  PyTypeObject* type = record_type(claim_type);
-  PyTypeObject* answer_class = answer_type_of(answer_type);
-  const std::string_view utf8 = utf8_of(answer.ptr(), "answer");
-  const ChunkArgs chunks = chunk_args(ids, texts);
+/// Scores `answer` (its UTF-8 `utf8`) against `chunks` with the GIL released: the record, or the
+/// answer_class object.
+py::object scored_answer(const c::ClaimConfig& config, PyTypeObject* type,
+                         PyTypeObject* answer_class, const py::str& answer, std::string_view utf8,
+                         const ChunkArgs& chunks) {
   c::AnswerResult result;
   {
     py::gil_scoped_release release;
     result = c::check_answer(config, utf8, chunks.inputs);
   }
   return answer_result(answer_class, type, config, result, answer.ptr(), utf8, chunks);
+}
+
+py::object check_answer(const c::ClaimConfig& config, const py::str& answer, const py::object& ids,
+                        const py::object& texts, const py::object& claim_type,
+                        const py::object& answer_type) {
+  PyTypeObject* type = record_type(claim_type);
+  PyTypeObject* answer_class = answer_type_of(answer_type);
+  const std::string_view utf8 = utf8_of(answer.ptr(), "answer");
+  return scored_answer(config, type, answer_class, answer, utf8, chunk_args(ids, texts));
 }
 
 /// check_answer straight from the caller's chunk list when read_plain reads it (no Python
@@ -500,12 +507,7 @@ py::object check_answer_chunks(const c::ClaimConfig& config, const py::str& answ
   if (!read_plain(chunks.ptr(), args, positional)) return py::none();
   const std::string_view utf8 = utf8_of(answer.ptr(), "answer");
   encode(args);
-  c::AnswerResult result;
-  {
-    py::gil_scoped_release release;
-    result = c::check_answer(config, utf8, args.inputs);
-  }
-  return answer_result(answer_class, type, config, result, answer.ptr(), utf8, args);
+  return scored_answer(config, type, answer_class, answer, utf8, args);
 }
 
 py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
