@@ -5,7 +5,9 @@ Run from the repository root after a build, e.g.
     PYTHONPATH=build/dev-NAME/pkg python3 benchmarks/bench_claims_peers.py [--repeat 7]
 
 Short answers: the BEGIN rows (one reply of 1-2 sentences, one knowledge sentence as the chunk) and HaluEval rows
-(a short answer, one paragraph), each cited as [S1], each row once per repetition. Long: 10 sentences x 10 chunks
+(a short answer, one paragraph), each cited as [S1], each row once per repetition; then the same answers with 1-3
+chunks (the issue's shape: the row's own chunk plus 0, 1 or 2 chunks of other rows, in turn, as a retriever returns
+neighbours). Long: 10 sentences x 10 chunks
 of ~1,000 characters (squad2 paragraphs; each sentence taken from one of them, citing it). The peer scores every
 (sentence, chunk) pair with `rapidfuzz.fuzz.token_set_ratio` (every sentence against every chunk, the pairs
 `check_answer` scores), what users write when they want a fuzzy
@@ -47,6 +49,15 @@ def short_rows(limit: int) -> list[Row]:
                 answer = row["answer"].strip().rstrip(".")
                 rows.append((f"{answer} [S1].", chunks))
     return rows
+
+
+def with_neighbours(rows: list[Row]) -> list[Row]:
+    """Row i keeps its answer and chunk and gets i % 3 more chunks taken from rows 7 and 14 places on (uncited)."""
+    out: list[Row] = []
+    for i, (answer, chunks) in enumerate(rows):
+        extra = [rows[(i + 7 * (k + 1)) % len(rows)][1][0]["content"] for k in range(i % 3)]
+        out.append((answer, chunks + [{"id": f"S{k + 2}", "content": c} for k, c in enumerate(extra)]))
+    return out
 
 
 def long_rows(count: int) -> list[Row]:
@@ -121,7 +132,9 @@ def main() -> None:
           f"rapidfuzz {rapidfuzz.__version__}\n")  # fmt: skip
     print("| workload | check_answer us | rapidfuzz loop us | ratio (wall) | ratio (CPU) |")
     print("|---|---:|---:|---:|---:|")
-    for name, rows in (("short answers: BEGIN + HaluEval, 1-2 sentences x 1 chunk", short_rows(args.rows)),
+    short = short_rows(args.rows)
+    for name, rows in (("short answers: BEGIN + HaluEval, 1-2 sentences x 1 chunk", short),
+                       ("the same short answers x 1-3 chunks", with_neighbours(short)),
                        ("10 sentences x 10 chunks of ~1,000 characters", long_rows(20))):  # fmt: skip
         wall, cpu, ours, peer = compare(rows, args.repeat)
         print(f"| {name} ({len(rows)} answers) | {ours:.1f} | {peer:.1f} | {wall:.2f}x | {cpu:.2f}x |")
