@@ -76,7 +76,6 @@ bool is_negation(std::string_view folded) noexcept {
 }
 
 const SeedWord* Vocabulary::find_seed(std::string_view spelling, std::uint32_t tag) const noexcept {
-  if (seed_->slot_count == 0) return nullptr;
   const std::size_t mask = seed_->slot_count - 1;
   // The seed's slots are placed by the low bits of the whole hash.
   const std::uint64_t hash = text::hash_term(spelling);
@@ -99,7 +98,9 @@ const WordInfo& Vocabulary::insert(const text::Token& token, std::uint32_t tag) 
   const auto index = static_cast<std::uint32_t>(entry_count_);
   const std::string_view spelling = strings_.store(token.text);
   WordInfo info;
-  if (const SeedWord* w = find_seed(token.text, tag)) {
+  // No call at all without a seed (the default build).
+  const SeedWord* w = seed_->slot_count == 0 ? nullptr : find_seed(token.text, tag);
+  if (w != nullptr) {
     // The seed's analysis, its strings copied next to this memo's others: every later hit reads
     // them, and the memo's arenas are small and hot where the seed's bytes are spread out.
     info.term = w->term;
@@ -150,11 +151,13 @@ WordInfo Vocabulary::analyze(const text::Token& token, std::string_view spelling
     text::append_folded(token.text, fold_buffer_);
     info.folded = keep_folded(fold_buffer_, spelling);
   } else if (shape.upper) {
-    fold_buffer_.assign(token.text.data(), token.text.size());
-    for (char& c : fold_buffer_) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    // Lowered straight into the arena: it differs from the spelling (it had a capital).
+    char* folded = strings_.allocate(token.text.size());
+    for (std::size_t i = 0; i < token.text.size(); ++i) {
+      const char c = token.text[i];
+      folded[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
     }
-    info.folded = strings_.store(fold_buffer_);  // differs from the spelling: it had a capital
+    info.folded = std::string_view(folded, token.text.size());
   } else {
     info.folded = spelling;  // already folded
   }
@@ -162,14 +165,14 @@ WordInfo Vocabulary::analyze(const text::Token& token, std::string_view spelling
   if (token.kind == text::TokenKind::Word) {
     info.negation = is_negation(info.folded);
     if (text::StopWords::english().contains_folded(info.folded)) return info;
-    text::stem_into(info.folded, stem_buffer_);
-    term = stem_buffer_;
-  } else if (token.kind == text::TokenKind::Number) {
-    stem_buffer_.clear();
+    term = text::stem_view(info.folded, stem_buffer_);
+  } else if (token.kind == text::TokenKind::Number &&
+             info.folded.find(',') != std::string_view::npos) {
+    number_buffer_.clear();
     for (const char c : info.folded) {
-      if (c != ',') stem_buffer_.push_back(c);
+      if (c != ',') number_buffer_.push_back(c);
     }
-    term = stem_buffer_;
+    term = number_buffer_;
   }
   info.term = intern_term(term);
   // Folding, stemming and dropping commas keep ASCII ASCII: bytes are code points.

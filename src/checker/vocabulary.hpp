@@ -12,6 +12,7 @@
 #include "checker/cache_budget.hpp"
 #include "checker/english_tables.hpp"
 #include "text/interner.hpp"
+#include "text/stemmer.hpp"
 #include "text/string_arena.hpp"
 #include "text/tokenizer.hpp"
 
@@ -114,7 +115,7 @@ class Vocabulary {
            entry_blocks_.size() * kEntriesPerBlock * sizeof(Entry) +
            entry_blocks_.capacity() * sizeof(entry_blocks_[0]) + strings_.memory_bytes() +
            terms_.memory_bytes() + prefixes_.memory_bytes() + heap_bytes(fold_buffer_) +
-           heap_bytes(stem_buffer_);
+           heap_bytes(stem_buffer_.heap) + heap_bytes(number_buffer_);
   }
 
   /// Forgets this memo (its ids become invalid; the seed's stay).
@@ -166,7 +167,7 @@ class Vocabulary {
     return value;
   }
 
-  // The seed word spelled `spelling`, or null.
+  // The seed word spelled `spelling`, or null. Only called when the seed has slots.
   const SeedWord* find_seed(std::string_view spelling, std::uint32_t tag) const noexcept;
   const WordInfo& insert(const text::Token& token, std::uint32_t tag);
   // The analysis of `token`, whose bytes `spelling` views in strings_.
@@ -190,7 +191,8 @@ class Vocabulary {
   text::TermInterner terms_;     // terms (stems, numbers, identifiers)
   text::TermInterner prefixes_;  // first 5 code points of terms
   std::string fold_buffer_;
-  std::string stem_buffer_;
+  text::StemBuffer stem_buffer_;
+  std::string number_buffer_;
 };
 
 /// A seed without words: a vocabulary analyses everything itself (the build-time generator's,

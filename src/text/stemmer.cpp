@@ -7,7 +7,7 @@
 #include <iterator>
 
 // Porter2 as defined by Snowball 3.x (https://snowballstem.org/algorithms/english/stemmer.html),
-// written from that description. The word is stemmed in place in one buffer (stem_into): every
+// written from that description. The word is stemmed in place in one buffer (stem_view): every
 // rule replaces a suffix by one no longer than itself, so the word never outgrows its input.
 // Letters 'Y' mark a y that acts as a consonant; input is a-z only, so the marker is unambiguous.
 
@@ -103,7 +103,7 @@ constexpr std::uint64_t pack_bytes(std::string_view bytes) {
 }
 
 // The word being stemmed and its regions: R1 starts at p1, R2 at p2 (== size when empty).
-// stem_into() puts kMaxSuffix zero bytes before s.
+// stem_view() puts kMaxSuffix zero bytes before s.
 struct Word {
   char* s;
   std::size_t n;
@@ -477,30 +477,21 @@ const Exception* find_exception(std::string_view word) {
 
 }  // namespace
 
-void stem_into(std::string_view word, std::string& out) {
-  if (word.size() < 3 || !is_stemmable(word)) {
-    out.assign(word.data(), word.size());
-    return;
-  }
-  if (const Exception* e = find_exception(word)) {
-    out.assign(e->stem.data(), e->stem.size());
-    return;
-  }
+std::string_view stem_view(std::string_view word, StemBuffer& buffer) {
+  if (word.size() < 3 || !is_stemmable(word)) return word;
+  if (const Exception* e = find_exception(word)) return e->stem;
   if (word.front() == '\'') word.remove_prefix(1);
   // Stemmed in a buffer that holds kMaxSuffix zero bytes before the word, so last_bytes() always
-  // reads 8 bytes; on the stack for all but very long words. `word` may view `out`: it is copied
-  // before `out` is written.
-  constexpr std::size_t kOnStack = 64;
-  char local[kMaxSuffix + kOnStack];
-  std::string long_word;
-  char* buffer = local;
-  if (word.size() > kOnStack) {
-    long_word.resize(kMaxSuffix + word.size());
-    buffer = long_word.data();
+  // reads 8 bytes.
+  static_assert(sizeof(buffer.local) == kMaxSuffix + StemBuffer::kInline);
+  char* bytes = buffer.local.data();
+  if (word.size() > StemBuffer::kInline) {
+    buffer.heap.resize(kMaxSuffix + word.size());
+    bytes = buffer.heap.data();
   }
-  std::memset(buffer, 0, kMaxSuffix);
-  std::memcpy(buffer + kMaxSuffix, word.data(), word.size());
-  Word w{buffer + kMaxSuffix, word.size(), 0, 0};
+  std::memset(bytes, 0, kMaxSuffix);
+  std::memcpy(bytes + kMaxSuffix, word.data(), word.size());
+  Word w{bytes + kMaxSuffix, word.size(), 0, 0};
   const bool has_consonant_y = mark_consonant_y(w);
   mark_regions(w);
   step0(w);
@@ -516,7 +507,15 @@ void stem_into(std::string_view word, std::string& out) {
       if (w.s[i] == 'Y') w.s[i] = 'y';
     }
   }
-  out.assign(w.s, w.n);
+  return std::string_view(w.s, w.n);
+}
+
+void stem_into(std::string_view word, std::string& out) {
+  // `word` may view `out`: stem_view() copies it into `buffer` before `out` is written, and
+  // assign() handles a source inside the string itself.
+  StemBuffer buffer;
+  const std::string_view stemmed = stem_view(word, buffer);
+  out.assign(stemmed.data(), stemmed.size());
 }
 
 std::string stem(std::string_view word) {

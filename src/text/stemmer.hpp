@@ -1,6 +1,8 @@
 /// @brief English Porter2 (Snowball "english", 3.x revision) stemmer.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -15,5 +17,18 @@ std::string stem(std::string_view word);
 /// Same as stem(), writing into `out` (cleared first) so callers can reuse one buffer: no other
 /// allocation happens. `word` may view `out` itself (stemming in place).
 void stem_into(std::string_view word, std::string& out);
+
+/// Where stem_view() stems a word: 8 zero bytes then the word, on the caller's stack or in its
+/// object for words up to kInline bytes, on the heap beyond.
+struct StemBuffer {
+  static constexpr std::size_t kInline = 64;
+  std::array<char, 8 + kInline> local;
+  std::string heap;
+};
+
+/// Same stem as stem(), without copying it out: a view of `word` itself when the word is returned
+/// unchanged, of a static string for a whole-word exception, else of `buffer`. Valid until
+/// `buffer` is reused or destroyed (and, for the first case, while `word`'s bytes live).
+std::string_view stem_view(std::string_view word, StemBuffer& buffer);
 
 }  // namespace sc::text

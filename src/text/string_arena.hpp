@@ -42,17 +42,24 @@ class StringArena {
   /// A view of a copy of `s` (an empty view for an empty `s`).
   std::string_view store(std::string_view s) {
     if (s.empty()) return std::string_view();
-    if (block_capacity_ - block_used_ < s.size()) {
+    char* dest = allocate(s.size());
+    std::memcpy(dest, s.data(), s.size());
+    return std::string_view(dest, s.size());
+  }
+
+  /// Room for `size` (> 0) bytes that the caller fills: a copy made while writing it, with no
+  /// intermediate buffer. Valid as long as a stored view.
+  char* allocate(std::size_t size) {
+    if (block_capacity_ - block_used_ < size) {
       // A string larger than a block gets a block of its own size.
-      block_capacity_ = std::max(kBlockSize, s.size());
+      block_capacity_ = std::max(kBlockSize, size);
       blocks_.push_back(std::make_unique<char[]>(block_capacity_));
       bytes_ += block_capacity_;
       block_used_ = 0;
     }
     char* dest = blocks_.back().get() + block_used_;
-    std::memcpy(dest, s.data(), s.size());
-    block_used_ += s.size();
-    return std::string_view(dest, s.size());
+    block_used_ += size;
+    return dest;
   }
 
   /// Frees every block (invalidates the views handed out).

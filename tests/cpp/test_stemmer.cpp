@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,6 +16,8 @@ namespace {
 
 using sc::text::stem;
 using sc::text::stem_into;
+using sc::text::stem_view;
+using sc::text::StemBuffer;
 
 // word -> stem, as snowballstemmer.stemmer("english").stemWord(word) gives it.
 // clang-format off
@@ -105,6 +108,44 @@ TEST(StemmerTable, StemIntoMatchesStem) {
     stem_into(word, out);
     EXPECT_EQ(out, expected) << "word: " << word;
   }
+}
+
+TEST(StemmerTable, StemViewMatchesStem) {
+  StemBuffer buffer;
+  for (const auto& [word, expected] : kSnowballStems) {
+    EXPECT_EQ(stem_view(word, buffer), expected) << "word: " << word;
+  }
+}
+
+// Random words over letters, apostrophes and a few other bytes, of every length around the
+// buffer's inline size: stem_view() gives stem()'s result, with one buffer reused throughout.
+TEST(StemmerProperty, StemViewMatchesStemOnRandomWords) {
+  const std::string_view alphabet = "abcdefghijklmnopqrstuvwxyz'yyeeiissA1_\xc3";
+  std::mt19937 rng(20261128);
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+  std::uniform_int_distribution<std::size_t> length(0, StemBuffer::kInline + 12);
+  StemBuffer buffer;
+  for (int i = 0; i < 200000; ++i) {
+    std::string word;
+    for (std::size_t n = length(rng); n > 0; --n) word.push_back(alphabet[pick(rng)]);
+    ASSERT_EQ(stem_view(word, buffer), stem(word)) << word;
+  }
+}
+
+TEST(StemmerEdge, StemViewViewsTheWordWhenUnchanged) {
+  StemBuffer buffer;
+  const std::string short_word = "an";
+  EXPECT_EQ(stem_view(short_word, buffer).data(), short_word.data());
+  const std::string other = "Walking";  // a capital: not stemmed
+  EXPECT_EQ(stem_view(other, buffer).data(), other.data());
+  const std::string exception = "skies";
+  EXPECT_EQ(stem_view(exception, buffer), "sky");
+  std::string long_word;
+  for (int i = 0; i < 100; ++i) long_word += "ba";
+  long_word += "tional";  // past the inline room: stemmed on the heap
+  EXPECT_EQ(stem_view(long_word, buffer), stem(long_word));
+  EXPECT_NE(stem(long_word), long_word);
+  EXPECT_EQ(stem_view("'running", buffer), "run");
 }
 
 TEST(StemmerEdge, EmptyString) {

@@ -1,6 +1,7 @@
 /// @brief GoogleTest suite for text::StringArena (src/text/string_arena.hpp).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,24 @@ TEST(StringArena, CopiesBytesAsGiven) {
   EXPECT_EQ(unicode, "Stra\u00dfe \xF0\x9F\x98\x80");
   EXPECT_EQ(invalid, "\xff\xfe lone \xed\xa0\x80 surrogate");
   EXPECT_GT(arena.memory_bytes(), 0U);
+}
+
+TEST(StringArena, AllocateGivesRoomNextToStoredCopies) {
+  StringArena arena;
+  const std::string_view first = arena.store("abc");
+  char* room = arena.allocate(4);
+  std::memcpy(room, "WXYZ", 4);
+  const std::string_view second = arena.store("def");
+  EXPECT_EQ(first, "abc");
+  EXPECT_EQ(std::string_view(room, 4), "WXYZ");
+  EXPECT_EQ(second, "def");
+  // Larger than a block: a block of its own, the earlier bytes untouched.
+  const std::size_t big = 100000;
+  char* large = arena.allocate(big);
+  std::memset(large, 'q', big);
+  EXPECT_EQ(std::string_view(room, 4), "WXYZ");
+  EXPECT_EQ(std::string_view(large, big), std::string(big, 'q'));
+  EXPECT_GE(arena.memory_bytes(), big);
 }
 
 TEST(StringArena, ViewsStayValidAcrossBlocksAndMoves) {

@@ -108,6 +108,26 @@ TEST(VocabularyAnalysis, LongWordsAroundTheStemmersStackBuffer) {
   }
 }
 
+// Spellings of one term in both orders, and terms interned by intern_term() before any spelling
+// produced them: each analysis as the general functions give it.
+TEST(VocabularyAnalysis, SpellingsOfOneTerm) {
+  const std::vector<std::string> words = {"Generously", "generous",   "GENEROUS",      "running",
+                                          "Runs",       "run",        "nationalities", "national",
+                                          "Nationally", "caf\u00e9s", "Caf\u00e9",     "1,234,567",
+                                          "1234567",    "id_42"};
+  for (int order = 0; order < 2; ++order) {
+    ck::Vocabulary vocabulary(ck::kNoSeed);
+    vocabulary.intern_term("nation");  // no shape yet
+    vocabulary.intern_term("zorblax");
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const std::string& text = order == 0 ? words[i] : words[words.size() - 1 - i];
+      tx::for_each_token(text, [&](const tx::Token& t) { expect_general_analysis(vocabulary, t); });
+    }
+    tx::for_each_token("Nations zorblaxes",
+                       [&](const tx::Token& t) { expect_general_analysis(vocabulary, t); });
+  }
+}
+
 TEST(VocabularyAnalysis, NegationCues) {
   for (const std::string_view cue : {"not", "no", "never", "nor", "none", "neither", "cannot",
                                      "without", "n't", "don't", "isn't", "won't"}) {
