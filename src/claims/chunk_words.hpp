@@ -98,6 +98,16 @@ class ChunkWords {
   const ChunkWord& get(const text::Token& token, KeyIds& keys) {
     return memo_.get(token, [&] { return make_chunk_word(token, keys, folded_, key_); });
   }
+  /// get(), given prefetch(token)'s hash.
+  const ChunkWord& get(const text::Token& token, std::uint32_t hash, KeyIds& keys) {
+    return memo_.get(token, hash, [&] { return make_chunk_word(token, keys, folded_, key_); });
+  }
+  /// Starts loading `token`'s memo slot; returns the hash get() takes.
+  std::uint32_t prefetch(const text::Token& token) const noexcept {
+    const std::uint32_t hash = TokenMemo<ChunkWord>::hash_of(token);
+    memo_.prefetch(hash);
+    return hash;
+  }
   std::size_t size() const noexcept { return memo_.size(); }
   std::size_t memory_bytes() const noexcept;
 

@@ -129,6 +129,10 @@ void ChunkProfile::clear() noexcept {
   unit_begin.clear();
   key_units.clear();
   negations.clear();
+  relation_keys.clear();
+  relation_unit_begin.clear();
+  relation_units.clear();
+  relation_filter.fill(0);
   token_count = 0;
   unit_count = 0;
 }
@@ -138,6 +142,15 @@ ClaimAnalyzer::ClaimAnalyzer(const ClaimConfig& config)
 
 void ClaimAnalyzer::reset(const ClaimConfig& config) {
   config_ = &config;
+  // Before clear_stable() may reuse the ids.
+  if (relation_marked_.size() * 8 > relation_bits_.size()) {
+    std::fill(relation_bits_.begin(), relation_bits_.end(), 0);
+  } else {
+    for (const std::uint32_t stable : relation_marked_) {
+      relation_bits_[stable / 64] &= ~(std::uint64_t{1} << (stable % 64));
+    }
+  }
+  relation_marked_.clear();
   keys_.start_check();
   // A memo for another config is cleared by word_info, when this config first needs it (so
   // reference-mode checks in between leave it alone).
@@ -159,9 +172,11 @@ void ClaimAnalyzer::reset(const ClaimConfig& config) {
 
 std::size_t ClaimAnalyzer::memory_bytes() const noexcept {
   return keys_.memory_bytes() + memo_words_.memory_bytes() + chunk_words_.memory_bytes() +
-         memo_info_.capacity() * sizeof(WordInfo) +
-         (memo_links_.capacity() + item_info_.capacity() + token_info_.capacity()) *
+         memo_info_.capacity() * sizeof(WordInfo) + memo_links_.capacity() * sizeof(Link) +
+         (item_info_.capacity() + token_info_.capacity() + relation_marked_.capacity()) *
              sizeof(std::uint32_t) +
+         (relation_bits_.capacity() + relation_found_.capacity()) * sizeof(std::uint64_t) +
+         candidates_.capacity() * sizeof(Candidate) +
          claim_tokens_.capacity() * sizeof(ClaimToken) +
          meta_ids_.capacity() * sizeof(std::int32_t) +
          item_of_key_.capacity() * sizeof(std::int32_t) +
@@ -211,12 +226,12 @@ void ClaimAnalyzer::clear_memo(std::uint64_t serial) noexcept {
   memo_links_.clear();
 }
 
-const ClaimAnalyzer::WordInfo& ClaimAnalyzer::word_info(const text::Token& token) {
+std::uint32_t ClaimAnalyzer::word_info(const text::Token& token, std::uint32_t hash) {
   // Nothing of this check refers to the memo before its first word_info: clearing is safe here.
   if (memo_serial_ != config_->serial()) clear_memo(config_->serial());
   // Keyed by the token's text and kind: everything new_word_info derives depends on nothing else
   // (and on the config, whose serial the memo is cleared for).
-  return memo_info_[memo_words_.get(token, [&] { return new_word_info(token); })];
+  return memo_words_.get(token, hash, [&] { return new_word_info(token); });
 }
 
 std::uint32_t ClaimAnalyzer::new_word_info(const text::Token& token) {
@@ -249,13 +264,13 @@ std::uint32_t ClaimAnalyzer::new_word_info(const text::Token& token) {
   const checker::WordRelations& relations = config.relations();
   info.links_begin = static_cast<std::uint32_t>(memo_links_.size());
   if (relations.size() > 0 && info.kind == ItemKind::Content) {
-    for (const std::uint32_t r : relations.related(key_)) {
-      memo_links_.push_back(keys_.intern(relations.word(r)));
-    }
+    const auto link = [&](std::uint32_t r) {
+      const std::uint32_t stable = keys_.intern(relations.word(r));
+      memo_links_.push_back({stable, keys_.code(stable)});
+    };
+    for (const std::uint32_t r : relations.related(key_)) link(r);
     info.related_end = static_cast<std::uint32_t>(memo_links_.size());
-    for (const std::uint32_t r : relations.antonyms(key_)) {
-      memo_links_.push_back(keys_.intern(relations.word(r)));
-    }
+    for (const std::uint32_t r : relations.antonyms(key_)) link(r);
   } else {
     info.related_end = info.links_begin;
   }
@@ -268,10 +283,19 @@ std::size_t ClaimAnalyzer::read_claim_tokens(std::string_view claim,
                                              const std::vector<text::Span>& runs) {
   claim_tokens_.clear();
   token_info_.clear();
+  // The tokens first, their memo slots prefetched (token_info_ holds their hashes meanwhile), so
+  // the lookups' cache misses overlap.
   for_each_claim_token(claim, runs, [&](const ClaimToken& t) {
     claim_tokens_.push_back(t);
-    token_info_.push_back(static_cast<std::uint32_t>(&word_info(t.token) - memo_info_.data()));
+    const std::uint32_t hash = TokenMemo<std::uint32_t>::hash_of(t.token);
+    memo_words_.prefetch(hash);
+    token_info_.push_back(hash);
   });
+  for (std::size_t i = 0; i < claim_tokens_.size(); ++i) {
+    token_info_[i] = word_info(claim_tokens_[i].token, token_info_[i]);
+  }
+  // claim_default registers their keys: their slots' misses overlap here too.
+  for (const std::uint32_t info : token_info_) keys_.prefetch(memo_info_[info].key);
   const PhraseSet& meta = config_->meta();
   if (meta.empty() || token_info_.empty()) return 0;
   // phrase_ids(meta, ..., claim, meta.max_span()), from the memo.
@@ -342,9 +366,9 @@ void ClaimAnalyzer::claim_default(std::size_t skip, ClaimProfile& out) {
 }
 
 void ClaimAnalyzer::add_relations(ClaimProfile& out) {
-  // Related and antonym stems of content items become keys, so chunks record where they occur
-  // (the config's relations, looked up once per word in word_info). The lists are sized first and
-  // written by index.
+  // Related and antonym stems of content items are marked, so chunks record where they occur
+  // (the config's relations, looked up once per word in word_info). They get no key id: most occur
+  // in no chunk. The lists are sized first and written by index.
   const std::size_t k = out.items.size();
   std::size_t related = 0;
   std::size_t antonyms = 0;
@@ -353,12 +377,28 @@ void ClaimAnalyzer::add_relations(ClaimProfile& out) {
       const WordInfo& info = memo_info_[item_info_[j]];
       related += info.related_end - info.links_begin;
       antonyms += info.links_end - info.related_end;
+      if (info.links_end > info.links_begin) __builtin_prefetch(&memo_links_[info.links_begin]);
     }
   }
   out.related.resize(related);
   out.antonyms.resize(antonyms);
   out.related_begin.resize(k + 1);
   out.antonym_begin.resize(k + 1);
+  if (related + antonyms > 0 && relation_bits_.size() * 64 < keys_.stable_count()) {
+    relation_bits_.resize((keys_.stable_count() + 63) / 64, 0);
+  }
+  const auto mark = [this](const Link& link) {
+    std::uint64_t& word = relation_bits_[link.key / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (link.key % 64);
+    if ((word & bit) != 0) return link.key;
+    word |= bit;
+    relation_marked_.push_back(link.key);
+    if (!filter_.has(link.code)) {
+      filter_.add_code(link.code);
+      filter_codes_.push_back(link.code);
+    }
+    return link.key;
+  };
   std::uint32_t r_at = 0;
   std::uint32_t a_at = 0;
   out.related_begin[0] = 0;
@@ -367,10 +407,10 @@ void ClaimAnalyzer::add_relations(ClaimProfile& out) {
     if (out.kinds[j] == ItemKind::Content) {
       const WordInfo& info = memo_info_[item_info_[j]];
       for (std::uint32_t r = info.links_begin; r < info.related_end; ++r) {
-        out.related[r_at++] = add_key(memo_links_[r]);
+        out.related[r_at++] = mark(memo_links_[r]);
       }
       for (std::uint32_t a = info.related_end; a < info.links_end; ++a) {
-        out.antonyms[a_at++] = add_key(memo_links_[a]);
+        out.antonyms[a_at++] = mark(memo_links_[a]);
       }
     }
     out.related_begin[j + 1] = r_at;
@@ -467,25 +507,37 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   // unit of each position.
   std::vector<std::uint64_t>& found = found_;
   std::vector<std::uint32_t>& unit_of = unit_of_;
+  std::vector<std::uint64_t>& relation_found = relation_found_;
   found.clear();
   unit_of.clear();
+  relation_found.clear();
+  const bool any_relation = !relation_marked_.empty();
   std::uint32_t position = 0;
   const ChunkNeeds needs{any_negation_, any_number_, any_speaker_};
+  // Most tokens are ruled out from their text alone, without a (cache-missing) memo probe; the
+  // others are probed after the walk, their slots prefetched during it so the misses overlap.
+  candidates_.clear();
   const auto visit = [&](const text::Token& token, std::uint32_t unit) {
     const std::uint32_t pos = position++;
     unit_of.push_back(unit);
-    // Most tokens are ruled out from their text alone, without a (cache-missing) memo probe.
     if (plainly_skipped(token, filter_, needs)) return;
-    const ChunkWord& word = chunk_words_.get(token, keys_);
-    if (any_negation_ && word.negation) out.negations.push_back(pos);
-    // Numbers, number words and the speaker are keyed exactly; other words are keyed only when
-    // the filter lets them by.
-    if (chunk_word_skipped(word, filter_, needs)) return;
-    const std::uint32_t id = keys_.local(word.key);
-    if (id != KeyIds::kNone) found.push_back((std::uint64_t{id} << 32) | pos);
+    candidates_.push_back({token, pos, chunk_words_.prefetch(token)});
   };
   out.unit_count = for_each_unit_token(text, citation_runs_of(text), visit);
   out.token_count = position;
+  for (const Candidate& candidate : candidates_) {
+    const std::uint32_t pos = candidate.position;
+    const ChunkWord& word = chunk_words_.get(candidate.token, candidate.hash, keys_);
+    if (any_negation_ && word.negation) out.negations.push_back(pos);
+    // Numbers, number words and the speaker are keyed exactly; other words are keyed only when
+    // the filter lets them by.
+    if (chunk_word_skipped(word, filter_, needs)) continue;
+    const std::uint32_t id = keys_.local(word.key);
+    if (id != KeyIds::kNone) found.push_back((std::uint64_t{id} << 32) | pos);
+    if (any_relation && is_relation(word.key)) {
+      relation_found.push_back((std::uint64_t{word.key} << 32) | unit_of[pos]);
+    }
+  }
   std::sort(found.begin(), found.end());
   out.positions.reserve(found.size());
   for (const std::uint64_t entry : found) {
@@ -504,6 +556,22 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   }
   out.begin.push_back(static_cast<std::uint32_t>(out.positions.size()));
   out.unit_begin.push_back(static_cast<std::uint32_t>(out.key_units.size()));
+  if (relation_found.empty()) return;
+  std::sort(relation_found.begin(), relation_found.end());
+  for (const std::uint64_t entry : relation_found) {
+    const auto stable = static_cast<std::uint32_t>(entry >> 32);
+    const auto unit = static_cast<std::uint32_t>(entry);
+    if (out.relation_keys.empty() || out.relation_keys.back() != stable) {
+      out.relation_keys.push_back(stable);
+      out.relation_unit_begin.push_back(static_cast<std::uint32_t>(out.relation_units.size()));
+      const std::uint32_t slot = ChunkProfile::relation_slot(stable);
+      out.relation_filter[slot / 64] |= std::uint64_t{1} << (slot % 64);
+      out.relation_units.push_back(unit);
+    } else if (out.relation_units.back() != unit) {
+      out.relation_units.push_back(unit);
+    }
+  }
+  out.relation_unit_begin.push_back(static_cast<std::uint32_t>(out.relation_units.size()));
 }
 
 void ClaimAnalyzer::chunk_reference(std::string_view text, ChunkProfile& out) {

@@ -2,6 +2,8 @@
 /// presence sets.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -35,9 +37,9 @@ struct ClaimProfile {
   std::vector<std::uint8_t> names;           // default mode, per item: a capitalised name
   std::vector<std::string_view> surfaces;    // default mode, per item: first surface (view)
   std::vector<std::uint32_t> related_begin;  // item j's related keys: related[begin[j], begin[j+1])
-  std::vector<std::uint32_t> related;        // key ids
+  std::vector<std::uint32_t> related;        // stable key ids (ChunkProfile's relation hits)
   std::vector<std::uint32_t> antonym_begin;  // item j's antonym keys, likewise
-  std::vector<std::uint32_t> antonyms;       // key ids
+  std::vector<std::uint32_t> antonyms;       // stable key ids
   double total = 0.0;                        // sum of weights, in item order
   std::size_t checked = 0;                   // Content and Number items
   std::size_t token_count = 0;               // every token after a meta phrase
@@ -65,6 +67,13 @@ struct ChunkProfile {
       unit_begin;  // distinct units of keys[i]: key_units[unit_begin[i], ...+1])
   std::vector<std::uint32_t> key_units;  // ascending per key
   std::vector<std::uint32_t> negations;  // ascending token indexes of negations
+  // The check's related and antonym keys found, by stable id (they get no key id: most are never
+  // found): sorted distinct ids, and the distinct units of relation_keys[i] ascending in
+  // relation_units[relation_unit_begin[i], ...+1]).
+  std::vector<std::uint32_t> relation_keys;
+  std::vector<std::uint32_t> relation_unit_begin;
+  std::vector<std::uint32_t> relation_units;
+  std::array<std::uint64_t, 8> relation_filter{};  // relation_slot of every relation_keys entry
   std::size_t token_count = 0;
   std::uint32_t unit_count = 0;
 
@@ -73,11 +82,34 @@ struct ChunkProfile {
   bool contains(std::uint32_t key) const noexcept {
     return key / 64 < present.size() && ((present[key / 64] >> (key % 64)) & 1u) != 0;
   }
+  /// The bit of relation_filter for stable id `stable` (0-511): it rules out most relation keys
+  /// without a search, as `present` does for key ids.
+  static std::uint32_t relation_slot(std::uint32_t stable) noexcept {
+    return (stable * 0x9E3779B1u) >> 23;
+  }
+  /// The index of relation key `stable` in relation_keys, or relation_keys.size() when absent.
+  /// Inline: it runs for every related and antonym key of a claim scored against the chunk.
+  std::size_t find_relation(std::uint32_t stable) const noexcept {
+    const std::uint32_t slot = relation_slot(stable);
+    if (((relation_filter[slot / 64] >> (slot % 64)) & 1u) == 0) return relation_keys.size();
+    const auto it = std::lower_bound(relation_keys.begin(), relation_keys.end(), stable);
+    if (it == relation_keys.end() || *it != stable) return relation_keys.size();
+    return static_cast<std::size_t>(it - relation_keys.begin());
+  }
 };
 
 /// Whether `next` starts a sentence glued to `prev` ("Woo-jin.Yeon"; see for_each_unit_token).
 bool glued_sentence_end(std::string_view text, const text::Token& prev,
                         const text::Token& next) noexcept;
+
+/// glued_sentence_end, without its call for an empty gap or one that opens or closes with a space
+/// (most gaps): a glued gap holds no whitespace. Inline: it runs for every chunk token.
+inline bool glued_after(std::string_view text, const text::Token& prev,
+                        const text::Token& next) noexcept {
+  const std::size_t begin = prev.offset + prev.text.size();
+  return next.offset > begin && text[begin] != ' ' && text[next.offset - 1] != ' ' &&
+         glued_sentence_end(text, prev, next);
+}
 
 /// The offset of the first '.', '!', '?', '\n', '\r' or non-ASCII byte of `text` (its size when
 /// there is none): text::split_sentences ends no sentence before it (every other terminal mark and
@@ -116,7 +148,7 @@ std::uint32_t for_each_unit_token(std::string_view text, const std::vector<text:
       split = true;
     }
     while (span + 1 < spans.size() && token.offset >= spans[span].end) ++span;
-    if (!first && (span != prev_span || glued_sentence_end(text, prev, token))) ++unit;
+    if (!first && (span != prev_span || glued_after(text, prev, token))) ++unit;
     fn(token, unit);
     first = false;
     prev = token;
@@ -159,7 +191,7 @@ class ClaimAnalyzer {
  private:
   std::uint32_t intern(std::string_view key) { return add_key(keys_.intern(key)); }
   /// The key id of stable id `stable`, registered when new in this check: filter bit, item
-  /// scratch. Inline: it runs for every claim item and related key.
+  /// scratch. Inline: it runs for every claim key.
   std::uint32_t add_key(std::uint32_t stable) {
     bool added = false;
     const std::uint32_t id = keys_.add_local(stable, added);
@@ -190,7 +222,8 @@ class ClaimAnalyzer {
     bool skip;  // a negation that is not content: no item
     NameShape shape;
   };
-  const WordInfo& word_info(const text::Token& token);
+  /// The memo_info_ index of `token`'s WordInfo; `hash` is TokenMemo::hash_of(token).
+  std::uint32_t word_info(const text::Token& token, std::uint32_t hash);
   std::uint32_t new_word_info(const text::Token& token);  // appends to memo_info_, its index
 
   void clear_memo(std::uint64_t serial) noexcept;
@@ -209,7 +242,13 @@ class ClaimAnalyzer {
   /// out.meta, meta_phrase_end and meta_rest.
   void detect_meta(std::string_view claim, const std::vector<text::Span>& runs, std::size_t end,
                    ClaimProfile& out);
+  /// Copies the content items' related / antonym keys (stable ids) into `out` and marks them as
+  /// this check's relation keys (filter codes, relation_bits_).
   void add_relations(ClaimProfile& out);
+  bool is_relation(std::uint32_t stable) const noexcept {
+    return stable / 64 < relation_bits_.size() &&
+           ((relation_bits_[stable / 64] >> (stable % 64)) & 1u) != 0;
+  }
   void chunk_default(std::string_view text, ChunkProfile& out);
   void chunk_reference(std::string_view text, ChunkProfile& out);
 
@@ -228,7 +267,16 @@ class ClaimAnalyzer {
   std::uint64_t memo_serial_;            // config serial the memo holds
   TokenMemo<std::uint32_t> memo_words_;  // token -> memo_info_ index
   std::vector<WordInfo> memo_info_;
-  std::vector<std::uint32_t> memo_links_;  // related / antonym keys (stable ids)
+  /// A related / antonym key of a memo word: its stable id and prefix code (read together, without
+  /// a KeyIds lookup).
+  struct Link {
+    std::uint32_t key;
+    std::uint16_t code;
+  };
+  std::vector<Link> memo_links_;
+  // This check's relation keys: a bitset over stable ids, and the ids set (reset() clears them).
+  std::vector<std::uint64_t> relation_bits_;
+  std::vector<std::uint32_t> relation_marked_;
   std::vector<std::uint32_t> item_info_;   // claim_default: memo_info_ index per item
   std::vector<ClaimToken> claim_tokens_;   // read_claim_tokens: the claim's tokens
   std::vector<std::uint32_t> token_info_;  // read_claim_tokens: memo_info_ index per token
@@ -236,6 +284,14 @@ class ClaimAnalyzer {
   ChunkWords chunk_words_;                 // chunk token -> key and test parts
   std::vector<std::uint64_t> found_;       // chunk_default scratch
   std::vector<std::uint32_t> unit_of_;     // chunk_default scratch
+  std::vector<std::uint64_t> relation_found_;  // chunk_default scratch: stable id << 32 | unit
+  /// A chunk token the memo decides on (chunk_default scratch), its memo slot prefetched.
+  struct Candidate {
+    text::Token token;
+    std::uint32_t position;
+    std::uint32_t hash;
+  };
+  std::vector<Candidate> candidates_;
 };
 
 }  // namespace sc::claims

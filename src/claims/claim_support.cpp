@@ -27,12 +27,23 @@ bool negation_near(const std::vector<std::uint32_t>& negations, std::uint32_t po
 
 void add_events(const ChunkProfile& chunk, std::uint32_t key, std::uint32_t item, std::uint8_t flag,
                 std::vector<std::uint64_t>& events) {
-  if (!chunk.contains(key)) return;  // most related and antonym keys: no search
+  if (!chunk.contains(key)) return;  // most keys: no search
   const auto it = std::lower_bound(chunk.keys.begin(), chunk.keys.end(), key);
   if (it == chunk.keys.end() || *it != key) return;
   const auto i = static_cast<std::size_t>(it - chunk.keys.begin());
   for (std::uint32_t u = chunk.unit_begin[i]; u < chunk.unit_begin[i + 1]; ++u) {
     events.push_back((std::uint64_t{chunk.key_units[u]} << 32) | (std::uint64_t{item} << 3) | flag);
+  }
+}
+
+/// add_events for a related or antonym key (a stable id).
+void add_relation_events(const ChunkProfile& chunk, std::uint32_t stable, std::uint32_t item,
+                         std::uint8_t flag, std::vector<std::uint64_t>& events) {
+  const std::size_t i = chunk.find_relation(stable);
+  if (i == chunk.relation_keys.size()) return;
+  for (std::uint32_t u = chunk.relation_unit_begin[i]; u < chunk.relation_unit_begin[i + 1]; ++u) {
+    events.push_back((std::uint64_t{chunk.relation_units[u]} << 32) | (std::uint64_t{item} << 3) |
+                     flag);
   }
 }
 
@@ -86,12 +97,13 @@ Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
   for (std::size_t j = 0; j < k; ++j) {
     const auto item = static_cast<std::uint32_t>(j);
     add_events(chunk, claim.items[j], item, kExact, events);
-    if (claim.kinds[j] != ItemKind::Content) continue;
+    // Event order does not matter: they are sorted, and a window ORs their flags.
+    if (claim.kinds[j] != ItemKind::Content || chunk.relation_keys.empty()) continue;
     for (std::uint32_t r = claim.related_begin[j]; r < claim.related_begin[j + 1]; ++r) {
-      add_events(chunk, claim.related[r], item, kRelated, events);
+      add_relation_events(chunk, claim.related[r], item, kRelated, events);
     }
     for (std::uint32_t a = claim.antonym_begin[j]; a < claim.antonym_begin[j + 1]; ++a) {
-      add_events(chunk, claim.antonyms[a], item, kAntonym, events);
+      add_relation_events(chunk, claim.antonyms[a], item, kAntonym, events);
     }
   }
   std::sort(events.begin(), events.end());
@@ -202,9 +214,9 @@ bool supports_at_least(Mode mode, const ClaimProfile& claim, const ChunkProfile&
     for (std::size_t j = 0; j < claim.items.size(); ++j) {
       if (chunk.contains(claim.items[j])) {
         counted += claim.weights[j];
-      } else if (claim.kinds[j] == ItemKind::Content) {
+      } else if (claim.kinds[j] == ItemKind::Content && !chunk.relation_keys.empty()) {
         for (std::uint32_t r = claim.related_begin[j]; r < claim.related_begin[j + 1]; ++r) {
-          if (chunk.contains(claim.related[r])) {
+          if (chunk.find_relation(claim.related[r]) != chunk.relation_keys.size()) {
             counted += claim.weights[j] * kRelatedCredit;
             break;
           }

@@ -58,6 +58,10 @@ class KeyIds {
     }
     return static_cast<std::uint32_t>(slot);
   }
+  /// Starts loading the slot add_local(stable) and local(stable) read (a hint).
+  void prefetch(std::uint32_t stable) const noexcept {
+    if (stable < slots_.size()) __builtin_prefetch(&slots_[stable]);
+  }
   /// The local id of stable id `stable` in this check, or kNone (kNone maps to kNone).
   std::uint32_t local(std::uint32_t stable) const noexcept {
     if (stable >= slots_.size()) return kNone;

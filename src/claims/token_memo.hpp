@@ -25,17 +25,31 @@ class TokenMemo {
   static constexpr std::size_t kInline =
       (sizeof(Value) + 6 + 8 + 63) / 64 * 64 - (sizeof(Value) + 6);
 
+  /// The hash get() and prefetch() take.
+  static std::uint32_t hash_of(const text::Token& token) noexcept {
+    return KeyTable::hash(token.text) ^ (static_cast<std::uint32_t>(token.kind) * 0x9E3779B9u);
+  }
+
+  /// Starts loading the slot get() first probes for a token of hash `hash` (a hint: a lookup
+  /// after grow() just misses it), so the lookups of several tokens overlap their cache misses.
+  void prefetch(std::uint32_t hash) const noexcept {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
+
   /// The value of `token`: the kept one, else make() (kept when it fits).
   template <class Make>
   const Value& get(const text::Token& token, Make&& make) {
+    return get(token, hash_of(token), make);
+  }
+  /// The same, given hash_of(token).
+  template <class Make>
+  const Value& get(const text::Token& token, std::uint32_t hash, Make&& make) {
     const std::size_t length = token.text.size();
     if (length == 0 || length > kInline || count_ >= kMaxWords) {
       scratch_ = make();
       return scratch_;
     }
     if ((count_ + 1) * 4 > slots_.size() * 3) grow();
-    const std::uint32_t hash =
-        KeyTable::hash(token.text) ^ (static_cast<std::uint32_t>(token.kind) * 0x9E3779B9u);
     const auto kind = static_cast<std::uint8_t>(token.kind);
     const std::size_t mask = slots_.size() - 1;
     std::size_t slot = hash & mask;

@@ -9,10 +9,12 @@ std::size_t Workspace::memory_bytes() const noexcept {
                       profiles.capacity() * sizeof(ChunkProfile) +
                       pending.capacity() * sizeof(Pending);
   for (const ChunkProfile& p : profiles) {
-    bytes += p.present.capacity() * sizeof(std::uint64_t) +
-             (p.keys.capacity() + p.begin.capacity() + p.positions.capacity() +
-              p.unit_begin.capacity() + p.key_units.capacity() + p.negations.capacity()) *
-                 sizeof(std::uint32_t);
+    bytes +=
+        p.present.capacity() * sizeof(std::uint64_t) +
+        (p.keys.capacity() + p.begin.capacity() + p.positions.capacity() + p.unit_begin.capacity() +
+         p.key_units.capacity() + p.negations.capacity() + p.relation_keys.capacity() +
+         p.relation_unit_begin.capacity() + p.relation_units.capacity()) *
+            sizeof(std::uint32_t);
   }
   for (const Pending& p : pending) {
     bytes += (p.citations.capacity() + p.unknown.capacity() + p.profile.surfaces.capacity()) *

@@ -121,6 +121,32 @@ std::vector<std::pair<std::string, std::uint32_t>> eager_units(std::string_view 
   return out;
 }
 
+TEST(ClaimChunkWords, GluedAfterMatchesGluedSentenceEnd) {
+  // Random words and gaps (spaces, marks, tabs, commas, quotes, non-ASCII): the inline pre-test
+  // never changes the verdict.
+  const std::vector<std::string> parts = {"Ab", "cd", "E",  "Woo", "jin", "X1", " ", ".",       "!",
+                                          "?",  ",",  "\t", "\n",  "-",   "\"", ")", "\xc2\xa0"};
+  std::mt19937 random(7);
+  std::size_t glued = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const std::size_t n = 2 + random() % 12;
+    for (std::size_t i = 0; i < n; ++i) text += parts[random() % parts.size()];
+    bool first = true;
+    sc::text::Token prev{};
+    sc::text::for_each_token(text, [&](const sc::text::Token& token) {
+      if (!first) {
+        const bool expected = sc::claims::glued_sentence_end(text, prev, token);
+        ASSERT_EQ(sc::claims::glued_after(text, prev, token), expected) << text;
+        glued += expected ? 1 : 0;
+      }
+      first = false;
+      prev = token;
+    });
+  }
+  EXPECT_GT(glued, 0u);
+}
+
 TEST(ClaimChunkWords, LazySplitGivesTheSameUnits) {
   for (const std::string& text : kTexts) {
     std::vector<std::pair<std::string, std::uint32_t>> lazy;

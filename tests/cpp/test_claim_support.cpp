@@ -88,6 +88,25 @@ TEST(ClaimSupport, ParaphraseCreditForStemsAndRelatedWords) {
   EXPECT_LT(support(bare, "Cheats are jailed.", "Whoever cheats shall be imprisoned."), 0.3);
 }
 
+TEST(ClaimSupport, RelatedWordsThatAreClaimWordsAndLaterClaimsRelations) {
+  const ClaimConfig cfg = config();
+  // "jail" and "imprison" are both items and each other's related word: "imprison" counts
+  // exactly, "jail" through it (cheat 4, are 0.3, jail 6 x 0.8, and 0.3, imprison 6).
+  EXPECT_DOUBLE_EQ(
+      support(cfg, "Cheats are jailed and imprisoned.", "Whoever cheats shall be imprisoned."),
+      calibrate((4.0 + 6.0 * 0.8 + 6.0) / (4.0 + 0.3 + 6.0 + 0.3 + 6.0)));
+  // A related word of the second claim of an answer is found as in a check of its own, and a
+  // related word of an earlier check credits nothing.
+  const std::vector<sc::claims::ChunkInput> chunks = {{"S1", "Cheats are imprisoned."}};
+  const auto answer =
+      sc::claims::check_answer(cfg, "Cheats are punished [S1]. Cheats are jailed [S1].", chunks);
+  ASSERT_EQ(answer.claims.size(), 2u);
+  EXPECT_DOUBLE_EQ(answer.claims[1].score, support(cfg, "Cheats are jailed.", chunks[0].text));
+  EXPECT_DOUBLE_EQ(answer.claims[1].score, calibrate((4.0 + 0.3 + 6.0 * 0.8) / (4.0 + 0.3 + 6.0)));
+  EXPECT_DOUBLE_EQ(answer.claims[0].score, calibrate((4.0 + 0.3) / (4.0 + 0.3 + 3.0)));
+  EXPECT_DOUBLE_EQ(support(cfg, "Cheats are punished.", chunks[0].text), answer.claims[0].score);
+}
+
 TEST(ClaimSupport, ContradictionsFail) {
   const ClaimConfig cfg = config();
   // A changed number: cheat 4, get 6, 10 6, year 6; "ten" is the number 10, absent.
