@@ -38,10 +38,12 @@ case "$mode" in
   test)
     export SC_WERROR=ON
     echo "== C++ core: GoogleTest under AddressSanitizer + UBSan"
-    cmake -S . -B build/cpp-asan -G Ninja -DSC_BUILD_TESTS=ON -DSC_SANITIZE=ON -DSC_WERROR=ON \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-    cmake --build build/cpp-asan -j "$JOBS"
-    ctest --test-dir build/cpp-asan --output-on-failure -j "$JOBS" | tail -n 3
+    # One sanitized build for the GoogleTest binary and the extension the Python suite runs against below:
+    # the core is compiled once for both.
+    cmake -S . -B build/asan -G Ninja -DSC_BUILD_TESTS=ON -DSC_BUILD_PYTHON=ON -DSC_SANITIZE=ON -DSC_WERROR=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -Dpybind11_DIR="$($VPY -m pybind11 --cmakedir)" >/dev/null
+    cmake --build build/asan -j "$JOBS"
+    ctest --test-dir build/asan --output-on-failure -j "$JOBS" | tail -n 3
 
     echo "== C++ worker pool and batch checks under ThreadSanitizer"
     cmake -S . -B build/cpp-tsan -G Ninja -DSC_BUILD_TESTS=ON -DSC_SANITIZE_THREAD=ON -DSC_WERROR=ON \
@@ -74,14 +76,11 @@ sys.exit(not any(n.endswith('.dist-info/licenses/LICENSE') for n in names))"
     find src bindings tests/cpp benchmarks/fuzz/cpp -name '*.[ch]pp' -print0 | xargs -0 clang-format --dry-run --Werror
     $VPY -m pytest -q
     echo "== Python: the same tests against an extension built with ASan + UBSan (runtime preloaded)"
-    cmake -S . -B build/py-asan -G Ninja -DSC_BUILD_PYTHON=ON -DSC_SANITIZE=ON -DSC_WERROR=ON \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -Dpybind11_DIR="$($VPY -m pybind11 --cmakedir)" >/dev/null
-    cmake --build build/py-asan -j "$JOBS" --target _core >/dev/null
-    rm -rf build/py-asan/pkg && mkdir -p build/py-asan/pkg
-    cp -r python/sufficient_context build/py-asan/pkg/ && cp build/py-asan/_core*.so build/py-asan/pkg/sufficient_context/
+    rm -rf build/asan/pkg && mkdir -p build/asan/pkg
+    cp -r python/sufficient_context build/asan/pkg/ && cp build/asan/_core*.so build/asan/pkg/sufficient_context/
     # libstdc++ preloaded too, so ASan finds the real __cxa_throw; CPython's own allocations are not leak-checked.
     ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libstdc++.so)" \
-      PYTHONPATH=build/py-asan/pkg $VPY -m pytest -q -p no:cacheprovider | tail -n 1
+      PYTHONPATH=build/asan/pkg $VPY -m pytest -q -p no:cacheprovider | tail -n 1
 
     echo "== fuzzing: each atheris and libFuzzer target for 20 s (longer runs: bash benchmarks/fuzz.sh SECONDS)"
     if ! $VPY -c "import atheris" 2>/dev/null; then
