@@ -391,7 +391,7 @@ py::object mode_str(c::Mode mode) {
   return py::reinterpret_borrow<py::object>(name);
 }
 
-/// An `answer_type` (AnswerCoverage) built as object.__new__ and its __dict__ filled: what the
+/// An `answer_type` (AnswerCoverage) built as object.__new__ and its attributes set: what the
 /// frozen dataclass's __init__ would set, without a Python call per field.
 py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
                          const c::ClaimConfig& config, const c::AnswerResult& r, PyObject* text,
@@ -408,9 +408,10 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
   }
   const py::object empty = steal(PyTuple_New(0));
   py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
-  const py::object dict = steal(PyObject_GenericGetDict(out.ptr(), nullptr));
-  const auto set = [&dict](AnswerField field, const py::object& value) {
-    if (PyDict_SetItem(dict.ptr(), answer_field(field), value.ptr()) != 0) {
+  // object.__setattr__, as the frozen dataclass's __init__ does: the attributes go to the
+  // instance's inline values without materializing its __dict__.
+  const auto set = [&out](AnswerField field, const py::object& value) {
+    if (PyObject_GenericSetAttr(out.ptr(), answer_field(field), value.ptr()) != 0) {
       throw py::error_already_set();
     }
   };

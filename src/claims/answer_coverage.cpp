@@ -113,11 +113,10 @@ void prepare(Check& check, std::string_view text, text::Span span, bool all_if_u
              Pending& p) {
   p.span = span;
   p.text = text;
-  p.citations.clear();
   p.evidence.clear();
   p.unknown.clear();
-  for (const std::string_view id : text::citation_ids(text)) {
-    p.citations.push_back(id);
+  text::citation_ids(text, p.citations);
+  for (const std::string_view id : p.citations) {
     if (const auto i = check.find(id)) {
       p.evidence.push_back(*i);
     } else {
@@ -128,7 +127,8 @@ void prepare(Check& check, std::string_view text, text::Span span, bool all_if_u
   if (!p.cited && all_if_uncited) {
     for (std::size_t i = 0; i < check.chunks().size(); ++i) p.evidence.push_back(i);
   }
-  check.analyzer().claim(text, citation_runs_of(text), p.profile);
+  text::citation_runs(text, p.runs);
+  check.analyzer().claim(text, p.runs, p.profile);
 }
 
 std::string join_ids(Check& check, const std::vector<std::size_t>& chunks) {

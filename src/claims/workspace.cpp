@@ -19,7 +19,7 @@ std::size_t Workspace::memory_bytes() const noexcept {
   for (const Pending& p : pending) {
     bytes += (p.citations.capacity() + p.unknown.capacity() + p.profile.surfaces.capacity()) *
                  sizeof(std::string_view) +
-             p.evidence.capacity() * sizeof(std::size_t) +
+             p.evidence.capacity() * sizeof(std::size_t) + p.runs.capacity() * sizeof(text::Span) +
              p.profile.weights.capacity() * sizeof(double) +
              (p.profile.items.capacity() + p.profile.related.capacity() +
               p.profile.antonyms.capacity() + p.profile.related_begin.capacity() +

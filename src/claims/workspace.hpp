@@ -25,6 +25,7 @@ struct Pending {
   std::vector<std::string_view> citations;  // distinct, first-seen
   std::vector<std::size_t> evidence;        // known cited chunks, or every chunk
   std::vector<std::string_view> unknown;    // cited ids naming no chunk
+  std::vector<text::Span> runs;             // citation runs of text
   bool cited = false;                       // has citation markers
   ClaimProfile profile;
 };

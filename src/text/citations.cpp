@@ -1,5 +1,6 @@
 #include "text/citations.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <unordered_set>
 
@@ -122,21 +123,46 @@ std::vector<Citation> extract_citations(std::string_view text) {
   return out;
 }
 
-std::vector<std::string_view> unique_citation_ids(const std::vector<Citation>& citations) {
-  std::vector<std::string_view> out;
+void citation_ids(std::string_view text, std::vector<std::string_view>& out) {
+  // A linear scan over the few distinct ids an answer sentence cites (no hashing, no node
+  // allocations); a set past kLinear of them, so a text citing thousands stays linear.
+  constexpr std::size_t kLinear = 16;
+  out.clear();
   std::unordered_set<std::string_view> seen;
-  for (const Citation& c : citations) {
-    if (seen.insert(c.id).second) out.push_back(c.id);
+  const auto add = [&out, &seen](std::string_view id) {
+    if (out.size() < kLinear) {
+      if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+      return;
+    }
+    if (seen.empty()) seen.insert(out.begin(), out.end());
+    if (seen.insert(id).second) out.push_back(id);
+  };
+  std::size_t pos = text.find('[');
+  while (pos != std::string_view::npos) {
+    const std::size_t end = citation_group_end(text, pos);
+    if (end == 0) {
+      pos = text.find('[', pos + 1);
+      continue;
+    }
+    scan_group(text, pos, [&](std::size_t b, std::size_t e) { add(text.substr(b, e - b)); });
+    pos = text.find('[', end);
   }
-  return out;
 }
 
 std::vector<std::string_view> citation_ids(std::string_view text) {
-  return unique_citation_ids(extract_citations(text));
+  std::vector<std::string_view> out;
+  citation_ids(text, out);
+  return out;
 }
 
 std::vector<Span> citation_runs(std::string_view text) {
   std::vector<Span> out;
+  citation_runs(text, out);
+  return out;
+}
+
+void citation_runs(std::string_view text, std::vector<Span>& out) {
+  out.clear();
   std::size_t pos = text.find('[');
   while (pos != std::string_view::npos) {
     const std::size_t end = citation_run_end(text, pos);
@@ -147,7 +173,6 @@ std::vector<Span> citation_runs(std::string_view text) {
     out.push_back({pos, end});
     pos = text.find('[', end);
   }
-  return out;
 }
 
 std::string strip_citations(std::string_view text) {

@@ -44,14 +44,17 @@ std::size_t citation_run_end(std::string_view text, std::size_t pos) noexcept;
 /// Every cited id in text order, duplicates kept ("[S1] ... [S1]" gives two).
 std::vector<Citation> extract_citations(std::string_view text);
 
-/// The distinct ids of `citations`, in first-seen order.
-std::vector<std::string_view> unique_citation_ids(const std::vector<Citation>& citations);
-
 /// The distinct cited ids of `text`, in first-seen order.
 std::vector<std::string_view> citation_ids(std::string_view text);
 
+/// citation_ids into `out` (cleared first), reusing its storage.
+void citation_ids(std::string_view text, std::vector<std::string_view>& out);
+
 /// Byte spans of the citation runs of `text`, in order (what strip_citations removes).
 std::vector<Span> citation_runs(std::string_view text);
+
+/// citation_runs into `out` (cleared first), reusing its storage.
+void citation_runs(std::string_view text, std::vector<Span>& out);
 
 /// `text` without its citation runs, joined so that no double space remains at a removed site:
 /// spaces and tabs on both sides of a run are dropped and replaced by one space, or by nothing

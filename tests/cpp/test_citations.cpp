@@ -124,6 +124,41 @@ TEST(CitationsExtract, LargeInput) {
   EXPECT_EQ(sc::text::citation_ids(text).front(), "S0");
 }
 
+// The distinct ids of extract_citations in first-seen order, the plain way.
+V first_seen(std::string_view text) {
+  V out;
+  for (const std::string& id : ids(text)) {
+    bool known = false;
+    for (const std::string& o : out) known = known || o == id;
+    if (!known) out.push_back(id);
+  }
+  return out;
+}
+
+TEST(CitationsExtract, DistinctIdsPastTheLinearScan) {
+  // 1 to 60 distinct ids (the scan switches to a set past 16), repeats anywhere, groups of
+  // several ids; the reused output vectors give the same as fresh ones.
+  std::mt19937 rng(7);
+  std::vector<std::string_view> reused = {"stale"};
+  std::vector<Span> runs = {{1, 2}};
+  for (int round = 0; round < 400; ++round) {
+    const int distinct = 1 + static_cast<int>(rng() % 60);
+    std::string text;
+    const int groups = static_cast<int>(rng() % 80);
+    for (int g = 0; g < groups; ++g) {
+      text += "word [S" + std::to_string(rng() % static_cast<unsigned>(distinct));
+      if (rng() % 3 == 0)
+        text += ", doc-" + std::to_string(rng() % static_cast<unsigned>(distinct));
+      text += "] ";
+    }
+    EXPECT_EQ(unique(text), first_seen(text)) << text;
+    sc::text::citation_ids(text, reused);
+    EXPECT_EQ(V(reused.begin(), reused.end()), first_seen(text)) << text;
+    sc::text::citation_runs(text, runs);
+    EXPECT_EQ(runs, sc::text::citation_runs(text)) << text;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stripping
 
