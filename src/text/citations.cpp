@@ -106,8 +106,12 @@ std::size_t citation_run_end(std::string_view text, std::size_t pos) noexcept {
   }
 }
 
-std::vector<Citation> extract_citations(std::string_view text) {
-  std::vector<Citation> out;
+namespace {
+
+// Calls on_id(begin, end, group_begin, group_end) for every id of every citation group of `text`,
+// in order.
+template <class OnId>
+void for_each_citation(std::string_view text, OnId&& on_id) {
   std::size_t pos = text.find('[');
   while (pos != std::string_view::npos) {
     const std::size_t end = citation_group_end(text, pos);
@@ -115,11 +119,18 @@ std::vector<Citation> extract_citations(std::string_view text) {
       pos = text.find('[', pos + 1);
       continue;
     }
-    scan_group(text, pos, [&](std::size_t b, std::size_t e) {
-      out.push_back({text.substr(b, e - b), b, e, pos, end});
-    });
+    scan_group(text, pos, [&](std::size_t b, std::size_t e) { on_id(b, e, pos, end); });
     pos = text.find('[', end);
   }
+}
+
+}  // namespace
+
+std::vector<Citation> extract_citations(std::string_view text) {
+  std::vector<Citation> out;
+  for_each_citation(text, [&](std::size_t b, std::size_t e, std::size_t group, std::size_t end) {
+    out.push_back({text.substr(b, e - b), b, e, group, end});
+  });
   return out;
 }
 
@@ -137,16 +148,9 @@ void citation_ids(std::string_view text, std::vector<std::string_view>& out) {
     if (seen.empty()) seen.insert(out.begin(), out.end());
     if (seen.insert(id).second) out.push_back(id);
   };
-  std::size_t pos = text.find('[');
-  while (pos != std::string_view::npos) {
-    const std::size_t end = citation_group_end(text, pos);
-    if (end == 0) {
-      pos = text.find('[', pos + 1);
-      continue;
-    }
-    scan_group(text, pos, [&](std::size_t b, std::size_t e) { add(text.substr(b, e - b)); });
-    pos = text.find('[', end);
-  }
+  for_each_citation(text, [&add, text](std::size_t b, std::size_t e, std::size_t, std::size_t) {
+    add(text.substr(b, e - b));
+  });
 }
 
 std::vector<std::string_view> citation_ids(std::string_view text) {
