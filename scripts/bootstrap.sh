@@ -86,12 +86,12 @@ sys.exit(not any(n.endswith('.dist-info/licenses/LICENSE') for n in names))"
     ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libstdc++.so)" \
       PYTHONPATH=build/asan/pkg $VPY -m pytest -q -p no:cacheprovider -n "$JOBS" | tail -n 1
 
-    echo "== fuzzing: each atheris and libFuzzer target for 20 s (longer runs: bash benchmarks/fuzz.sh SECONDS)"
+    echo "== fuzzing: each atheris and libFuzzer target for 10 s (longer runs: bash benchmarks/fuzz.sh SECONDS)"
     if ! $VPY -c "import atheris" 2>/dev/null; then
       echo "atheris is not installable on this Python (it needs CPython < 3.12 on x86_64): C++ targets only"
-      PYTHON=$VPY bash benchmarks/fuzz.sh 20 cpp
+      PYTHON=$VPY bash benchmarks/fuzz.sh 10 cpp
     else
-      PYTHON=$VPY bash benchmarks/fuzz.sh 20 all
+      PYTHON=$VPY bash benchmarks/fuzz.sh 10 all
     fi
     ;;
   *)
