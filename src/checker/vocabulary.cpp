@@ -1,6 +1,8 @@
 #include "checker/vocabulary.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "text/casefold.hpp"
 #include "text/stemmer.hpp"
@@ -49,20 +51,76 @@ struct AsciiShape {
   bool upper = false;  // holds A-Z
 };
 
-AsciiShape ascii_shape(std::string_view s) noexcept {
-  unsigned high = 0;
-  bool upper = false;
-  for (const char c : s) {
-    const auto byte = static_cast<unsigned char>(c);
-    high |= byte;
-    upper |= static_cast<unsigned char>(byte - 'A') < 26;
-  }
-  return {high < 0x80, upper};
+constexpr std::uint64_t kLowBytes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+
+// The high bit of each byte of `bytes` in A-Z; exact while every byte is ASCII (a higher one can
+// carry into its neighbour, but such a word is not lowered here).
+inline std::uint64_t upper_bytes(std::uint64_t bytes) noexcept {
+  return (bytes + kLowBytes * (0x80 - 'A')) & ~(bytes + kLowBytes * (0x7F - 'Z')) & kHighBits;
 }
 
-}  // namespace
+template <typename T>
+T load(const char* p) noexcept {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
 
-bool is_negation(std::string_view folded) noexcept {
+// Eight bytes at a time (the last 1-7 by overlapping loads, which OR-ing tolerates): a byte loop
+// cost more here than the rest of analyze() for an ASCII word.
+AsciiShape ascii_shape(std::string_view s) noexcept {
+  std::uint64_t any = 0;    // every byte OR-ed: the high bits tell non-ASCII
+  std::uint64_t upper = 0;  // upper_bytes() OR-ed
+  const auto add = [&](std::uint64_t bytes) {
+    any |= bytes;
+    upper |= upper_bytes(bytes);
+  };
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 <= n; i += 8) add(load<std::uint64_t>(p + i));
+    add(load<std::uint64_t>(p + n - 8));
+  } else if (n >= 4) {
+    add(load<std::uint32_t>(p) | std::uint64_t{load<std::uint32_t>(p + n - 4)} << 32);
+  } else {
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      bytes |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+    }
+    add(bytes);
+  }
+  const bool ascii = (any & kHighBits) == 0;
+  return {ascii, ascii && upper != 0};
+}
+
+// Writes ASCII `s` lowered to `out` (s.size() bytes), 8 (4) bytes at a time: A-Z gain 0x20.
+void lower_ascii(std::string_view s, char* out) noexcept {
+  const auto lower = [](std::uint64_t bytes) { return bytes | upper_bytes(bytes) >> 2; };
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 <= n; i += 8) {
+      const std::uint64_t bytes = lower(load<std::uint64_t>(p + i));
+      std::memcpy(out + i, &bytes, 8);
+    }
+    const std::uint64_t last = lower(load<std::uint64_t>(p + n - 8));
+    std::memcpy(out + n - 8, &last, 8);
+  } else if (n >= 4) {
+    const auto first = static_cast<std::uint32_t>(lower(load<std::uint32_t>(p)));
+    const auto last = static_cast<std::uint32_t>(lower(load<std::uint32_t>(p + n - 4)));
+    std::memcpy(out, &first, 4);
+    std::memcpy(out + n - 4, &last, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = p[i];
+      out[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+  }
+}
+
+// is_negation(), inlined into analyze(): a call cost more than its test on most words.
+[[gnu::always_inline]] inline bool negation_cue(std::string_view folded) noexcept {
   const std::size_t n = folded.size();
   if (n >= 3 && folded[n - 3] == 'n' && folded[n - 2] == '\'' && folded[n - 1] == 't') return true;
   // Most words start with a letter no cue starts with; the rest compare with the cues of their
@@ -75,6 +133,13 @@ bool is_negation(std::string_view folded) noexcept {
   return false;
 }
 
+}  // namespace
+
+bool is_negation(std::string_view folded) noexcept { return negation_cue(folded); }
+
+Vocabulary::Vocabulary(const SeedVocabulary& seed)
+    : seed_(&seed), stop_words_(&text::StopWords::english()) {}
+
 const SeedWord* Vocabulary::find_seed(std::string_view spelling, std::uint32_t tag) const noexcept {
   const std::size_t mask = seed_->slot_count - 1;
   // The seed's slots are placed by the low bits of the whole hash.
@@ -84,14 +149,15 @@ const SeedWord* Vocabulary::find_seed(std::string_view spelling, std::uint32_t t
     if (entry == 0) return nullptr;
     if (static_cast<std::uint32_t>(entry >> 32) != tag) continue;
     const SeedWord& w = seed_->words[static_cast<std::uint32_t>(entry) - 1];
-    if (same_bytes(std::string_view(seed_->bytes + w.spelling, w.spelling_length), spelling)) {
+    if (text::same_bytes(std::string_view(seed_->bytes + w.spelling, w.spelling_length),
+                         spelling)) {
       return &w;
     }
   }
 }
 
 std::string_view Vocabulary::keep_folded(std::string_view folded, std::string_view spelling) {
-  return same_bytes(folded, spelling) ? spelling : strings_.store(folded);
+  return text::same_bytes(folded, spelling) ? spelling : strings_.store(folded);
 }
 
 const WordInfo& Vocabulary::insert(const text::Token& token, std::uint32_t tag) {
@@ -153,18 +219,15 @@ WordInfo Vocabulary::analyze(const text::Token& token, std::string_view spelling
   } else if (shape.upper) {
     // Lowered straight into the arena: it differs from the spelling (it had a capital).
     char* folded = strings_.allocate(token.text.size());
-    for (std::size_t i = 0; i < token.text.size(); ++i) {
-      const char c = token.text[i];
-      folded[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    }
+    lower_ascii(token.text, folded);
     info.folded = std::string_view(folded, token.text.size());
   } else {
     info.folded = spelling;  // already folded
   }
   std::string_view term = info.folded;
   if (token.kind == text::TokenKind::Word) {
-    info.negation = is_negation(info.folded);
-    if (text::StopWords::english().contains_folded(info.folded)) return info;
+    info.negation = negation_cue(info.folded);
+    if (stop_words_->contains_folded(info.folded)) return info;
     term = text::stem_view(info.folded, stem_buffer_);
   } else if (token.kind == text::TokenKind::Number &&
              info.folded.find(',') != std::string_view::npos) {

@@ -13,6 +13,7 @@
 #include "checker/english_tables.hpp"
 #include "text/interner.hpp"
 #include "text/stemmer.hpp"
+#include "text/stopwords.hpp"
 #include "text/string_arena.hpp"
 #include "text/tokenizer.hpp"
 
@@ -58,7 +59,7 @@ class Vocabulary {
   /// With the compiled-in English seed (empty unless built with SC_ENGLISH_SEED=ON: it measured
   /// no faster in fresh processes, benchmarks/README.md), or another one (kNoSeed: none).
   Vocabulary() : Vocabulary(english_seed_vocabulary()) {}
-  explicit Vocabulary(const SeedVocabulary& seed) noexcept : seed_(&seed) {}
+  explicit Vocabulary(const SeedVocabulary& seed);
 
   /// The analysis of `token` (a token of the text engine's tokenizer). The reference stays
   /// valid until the next lookup() or clear().
@@ -71,7 +72,7 @@ class Vocabulary {
         if (s.index == 0) break;
         if (s.tag == tag) {
           const Entry& e = entry(s.index - 1);
-          if (same_bytes(e.spelling, token.text)) return e.info;
+          if (text::same_bytes(e.spelling, token.text)) return e.info;
         }
       }
     }
@@ -137,36 +138,6 @@ class Vocabulary {
     return entry_blocks_[index / kEntriesPerBlock][index % kEntriesPerBlock];
   }
 
-  // Fixed-size loads only (the last 1-7 bytes by two overlapping ones, as text::hash_term reads
-  // them): a byte loop over the tail cost more than the rest of a memo hit.
-  static bool same_bytes(std::string_view a, std::string_view b) noexcept {
-    const std::size_t n = a.size();
-    if (n != b.size()) return false;
-    const char* x = a.data();
-    const char* y = b.data();
-    if (n >= 8) {
-      for (std::size_t i = 0; i + 8 <= n; i += 8) {
-        if (load<std::uint64_t>(x + i) != load<std::uint64_t>(y + i)) return false;
-      }
-      return load<std::uint64_t>(x + n - 8) == load<std::uint64_t>(y + n - 8);
-    }
-    if (n >= 4) {
-      return load<std::uint32_t>(x) == load<std::uint32_t>(y) &&
-             load<std::uint32_t>(x + n - 4) == load<std::uint32_t>(y + n - 4);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (x[i] != y[i]) return false;
-    }
-    return true;
-  }
-
-  template <typename T>
-  static T load(const char* p) noexcept {
-    T value;
-    std::memcpy(&value, p, sizeof(T));
-    return value;
-  }
-
   // The seed word spelled `spelling`, or null. Only called when the seed has slots.
   const SeedWord* find_seed(std::string_view spelling, std::uint32_t tag) const noexcept;
   const WordInfo& insert(const text::Token& token, std::uint32_t tag);
@@ -178,6 +149,8 @@ class Vocabulary {
   void rehash(std::size_t slot_count);
 
   const SeedVocabulary* seed_;
+  // Fetched once: StopWords::english() is an out-of-line call with a guarded static.
+  const text::StopWords* stop_words_;
   std::size_t analysed_ = 0;
   std::vector<Slot> slots_;
   // Entries by spelling index, in fixed blocks: growing never copies them (nor touches memory

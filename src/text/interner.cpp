@@ -38,14 +38,16 @@ TermInterner& TermInterner::operator=(TermInterner&& other) noexcept {
   return *this;
 }
 
-std::size_t TermInterner::probe(std::string_view term, std::uint32_t hash) const noexcept {
+// Inlined into intern() and find(): as a call its entry and exit cost as much as the probe.
+[[gnu::always_inline]] inline std::size_t TermInterner::probe(std::string_view term,
+                                                              std::uint32_t hash) const noexcept {
   // Linear probing; slots_ is a power of two and at most half full, so this terminates.
   const std::size_t mask = slots_.size() - 1;
   std::size_t slot = hash & mask;
   while (true) {
     const Slot& s = slots_[slot];
     if (s.entry == 0) return slot;
-    if (s.hash == hash && terms_[s.entry - 1] == term) return slot;
+    if (s.hash == hash && same_bytes(terms_[s.entry - 1], term)) return slot;
     slot = (slot + 1) & mask;
   }
 }
@@ -65,6 +67,12 @@ std::uint32_t TermInterner::intern(std::string_view term) {
     slot = probe(term, hash);
     if (slots_[slot].entry != 0) return slots_[slot].entry - 1;
   }
+  return add(term, hash, slot);
+}
+
+// Out of line, so that a term found (the usual case) runs through a small function.
+[[gnu::noinline]] std::uint32_t TermInterner::add(std::string_view term, std::uint32_t hash,
+                                                  std::size_t slot) {
   // Ids are uint32 and slot entries store id + 1, so the last usable id is 2^32 - 2.
   if (terms_.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
     throw std::length_error("TermInterner: more than 2^32 - 1 distinct terms");

@@ -51,6 +51,37 @@ inline std::uint64_t hash_term(std::string_view term) noexcept {
   return h ^ (h >> 32);
 }
 
+/// Whether a and b hold the same bytes, by fixed-size loads only (the last 1-7 bytes by two
+/// overlapping ones, as hash_term reads them): a byte loop or a memcmp call cost more than the
+/// rest of a hash-table hit.
+inline bool same_bytes(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  const auto load64 = [](const char* p) {
+    std::uint64_t value;
+    std::memcpy(&value, p, 8);
+    return value;
+  };
+  const auto load32 = [](const char* p) {
+    std::uint32_t value;
+    std::memcpy(&value, p, 4);
+    return value;
+  };
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 <= n; i += 8) {
+      if (load64(x + i) != load64(y + i)) return false;
+    }
+    return load64(x + n - 8) == load64(y + n - 8);
+  }
+  if (n >= 4) return load32(x) == load32(y) && load32(x + n - 4) == load32(y + n - 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (x[i] != y[i]) return false;
+  }
+  return true;
+}
+
 /// Maps term strings to dense ids 0, 1, 2, ... in first-seen order, and ids back to terms.
 /// Terms are copied into an arena owned by the interner: the string_views that term() and
 /// terms() return stay valid until the interner is cleared or destroyed (moving it keeps them
@@ -103,6 +134,8 @@ class TermInterner {
   };
 
   std::size_t probe(std::string_view term, std::uint32_t hash) const noexcept;
+  // Adds `term`, new, at `slot` (from probe(); any slot when the table is empty).
+  std::uint32_t add(std::string_view term, std::uint32_t hash, std::size_t slot);
   void rehash(std::size_t slot_count);
 
   StringArena arena_;

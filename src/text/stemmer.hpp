@@ -18,11 +18,11 @@ std::string stem(std::string_view word);
 /// allocation happens. `word` may view `out` itself (stemming in place).
 void stem_into(std::string_view word, std::string& out);
 
-/// Where stem_view() stems a word: 8 zero bytes then the word, on the caller's stack or in its
-/// object for words up to kInline bytes, on the heap beyond.
+/// Where stem_view() stems a word: 8 zero bytes, the word, 16 zero bytes, on the caller's stack or
+/// in its object for words up to kInline bytes; 8 zero bytes then the word on the heap beyond.
 struct StemBuffer {
   static constexpr std::size_t kInline = 64;
-  std::array<char, 8 + kInline> local;
+  std::array<char, 8 + kInline + 16> local;
   std::string heap;
 };
 

@@ -11,6 +11,24 @@
 
 namespace sc::text {
 
+/// Copies n bytes. Up to 16 by two fixed-size moves each (overlapping when n is not a power of
+/// two): for the words copied here a memcpy call cost more than the copy itself.
+inline void copy_bytes(char* to, const char* from, std::size_t n) noexcept {
+  if (n > 16) {
+    std::memcpy(to, from, n);
+  } else if (n >= 8) {
+    std::memcpy(to, from, 8);
+    std::memcpy(to + n - 8, from + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + n - 4, from + n - 4, 4);
+  } else if (n > 0) {
+    to[0] = from[0];
+    to[n / 2] = from[n / 2];
+    to[n - 1] = from[n - 1];
+  }
+}
+
 /// Owns copies of byte strings. A copy is a bump of a pointer in the current block (no allocation
 /// per string, no header, neighbours share cache lines), and its view stays valid until clear() or
 /// destruction; moving the arena keeps the views valid (the blocks are on the heap).
@@ -43,7 +61,7 @@ class StringArena {
   std::string_view store(std::string_view s) {
     if (s.empty()) return std::string_view();
     char* dest = allocate(s.size());
-    std::memcpy(dest, s.data(), s.size());
+    copy_bytes(dest, s.data(), s.size());
     return std::string_view(dest, s.size());
   }
 

@@ -135,6 +135,22 @@ TEST(TermInterner, HashIsDeterministic) {
 
 namespace {
 
+// same_bytes() reads 8 (4) bytes at a time with overlapping last loads: it must see a difference
+// at any position of any length, and tell lengths apart.
+TEST(SameBytes, MatchesStringCompareAtEveryPosition) {
+  for (std::size_t n = 0; n <= 40; ++n) {
+    const std::string a(n, 'q');
+    EXPECT_TRUE(sc::text::same_bytes(a, std::string(n, 'q'))) << n;
+    EXPECT_FALSE(sc::text::same_bytes(a, std::string(n + 1, 'q'))) << n;
+    for (std::size_t at = 0; at < n; ++at) {
+      std::string b = a;
+      b[at] = '\0';
+      EXPECT_FALSE(sc::text::same_bytes(a, b)) << n << " " << at;
+      EXPECT_FALSE(sc::text::same_bytes(b, a)) << n << " " << at;
+    }
+  }
+}
+
 // Ids and lookups survive every rehash, also for terms whose hashes share their low bits (the
 // slot's stored hash is what re-places them) and for the empty term.
 TEST(TermInterner, IdsSurviveRehashesWithStoredHashes) {

@@ -132,6 +132,30 @@ TEST(StemmerProperty, StemViewMatchesStemOnRandomWords) {
   }
 }
 
+std::string stem_exact_buffer(std::string_view word);
+
+// Around the 16-byte scan blocks and the 64-byte inline room: every length 1-80 of one word,
+// with the suffixes the steps test, gives stem()'s result from a reused buffer and from one
+// sized to the word (no read past it), and a y or apostrophe at a block edge is handled.
+TEST(StemmerEdge, BlockEdges) {
+  StemBuffer buffer;
+  const std::string_view tails[] = {"ational", "ing", "ies", "ness", "'s", "y", "ment"};
+  for (std::size_t length = 1; length <= 80; ++length) {
+    for (const std::string_view tail : tails) {
+      std::string word;
+      for (std::size_t i = 0; i < length; ++i) word.push_back("bay"[i % 3]);
+      word += tail;
+      EXPECT_EQ(stem_view(word, buffer), stem_exact_buffer(word)) << word;
+    }
+  }
+  EXPECT_EQ(stem(std::string(15, 'b') + "y"), std::string(15, 'b') + "i");
+  EXPECT_EQ(stem(std::string(16, 'a') + "ying"), std::string(16, 'a') + "y");
+  // No vowel before the s: kept (the leading apostrophe goes).
+  EXPECT_EQ(stem("'" + std::string(63, 'b') + "s"), std::string(63, 'b') + "s");
+  EXPECT_EQ(stem(std::string(64, 'b') + "s"), std::string(64, 'b') + "s");
+  EXPECT_EQ(stem("'" + std::string(63, 'a') + "s"), std::string(63, 'a'));
+}
+
 TEST(StemmerEdge, StemViewViewsTheWordWhenUnchanged) {
   StemBuffer buffer;
   const std::string short_word = "an";

@@ -13,6 +13,20 @@ namespace {
 
 using sc::text::StringArena;
 
+// copy_bytes() moves up to 16 bytes by two fixed-size (overlapping) moves: every length copies
+// exactly its bytes and writes nothing around them.
+TEST(CopyBytes, CopiesExactlyTheBytesAtEveryLength) {
+  std::string source;
+  for (int i = 0; i < 40; ++i) source.push_back(static_cast<char>('A' + i));
+  for (std::size_t n = 0; n <= source.size(); ++n) {
+    std::string target(source.size() + 2, '#');
+    sc::text::copy_bytes(target.data() + 1, source.data(), n);
+    EXPECT_EQ(target.substr(1, n), source.substr(0, n)) << n;
+    EXPECT_EQ(target[0], '#') << n;
+    EXPECT_EQ(target.substr(n + 1), std::string(target.size() - n - 1, '#')) << n;
+  }
+}
+
 TEST(StringArena, EmptyArenaHoldsNothing) {
   const StringArena arena;
   EXPECT_EQ(arena.memory_bytes(), 0U);

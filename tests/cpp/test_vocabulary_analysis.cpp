@@ -108,6 +108,23 @@ TEST(VocabularyAnalysis, LongWordsAroundTheStemmersStackBuffer) {
   }
 }
 
+// The shape test reads a word 8 (4) bytes at a time with an overlapping last load: a capital or a
+// non-ASCII letter at any position of words of 1-24 letters must still be seen.
+TEST(VocabularyAnalysis, CapitalOrNonAsciiAtEveryPosition) {
+  ck::Vocabulary vocabulary(ck::kNoSeed);
+  for (std::size_t n = 1; n <= 24; ++n) {
+    for (std::size_t at = 0; at < n; ++at) {
+      std::string word(n, 'r');
+      word[at] = 'Z';
+      tx::for_each_token(word, [&](const tx::Token& t) { expect_general_analysis(vocabulary, t); });
+      word[at] = 'z';
+      word.replace(at, 1, "É");
+      tx::for_each_token(word, [&](const tx::Token& t) { expect_general_analysis(vocabulary, t); });
+    }
+  }
+  EXPECT_GT(vocabulary.analysed(), 500U);
+}
+
 // Spellings of one term in both orders, and terms interned by intern_term() before any spelling
 // produced them: each analysis as the general functions give it.
 TEST(VocabularyAnalysis, SpellingsOfOneTerm) {

@@ -3,6 +3,8 @@ bytes) against Snowball on words built from the rules' own suffixes, at every le
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from snowballstemmer import EnglishStemmer
@@ -43,3 +45,14 @@ def test_stem_equals_snowball_around_the_stack_buffer() -> None:
             for filler in ("b", "ab", "ay"):
                 word = (filler * n)[:n] + tail
                 assert text.stem(word) == _SNOWBALL.stemWord(word), word
+
+
+def test_stem_equals_snowball_on_random_words() -> None:
+    """Random words of 0-90 letters (vowels and y weighted up, apostrophes) behind the rules' own stems and before
+    their suffixes: every length across the 16-byte blocks the stemmer scans at once and its 64-byte inline room."""
+    rng = random.Random(20261128)
+    letters = "abcdefghijklmnopqrstuvwxyzaeiouyyy''"
+    for i in range(30000):
+        middle = "".join(rng.choice(letters) for _ in range(rng.randrange(91 if i % 4 == 0 else 12)))
+        word = rng.choice(STEMS) + middle + rng.choice(SUFFIXES)
+        assert text.stem(word) == _SNOWBALL.stemWord(word), word
