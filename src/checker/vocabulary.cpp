@@ -51,6 +51,8 @@ struct AsciiShape {
   bool upper = false;  // holds A-Z
 };
 
+using text::load_bytes;
+
 constexpr std::uint64_t kLowBytes = 0x0101010101010101ULL;
 constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
 
@@ -58,13 +60,6 @@ constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
 // carry into its neighbour, but such a word is not lowered here).
 inline std::uint64_t upper_bytes(std::uint64_t bytes) noexcept {
   return (bytes + kLowBytes * (0x80 - 'A')) & ~(bytes + kLowBytes * (0x7F - 'Z')) & kHighBits;
-}
-
-template <typename T>
-T load(const char* p) noexcept {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
 }
 
 // Eight bytes at a time (the last 1-7 by overlapping loads, which OR-ing tolerates): a byte loop
@@ -79,10 +74,10 @@ AsciiShape ascii_shape(std::string_view s) noexcept {
   const char* p = s.data();
   const std::size_t n = s.size();
   if (n >= 8) {
-    for (std::size_t i = 0; i + 8 <= n; i += 8) add(load<std::uint64_t>(p + i));
-    add(load<std::uint64_t>(p + n - 8));
+    for (std::size_t i = 0; i + 8 <= n; i += 8) add(load_bytes<std::uint64_t>(p + i));
+    add(load_bytes<std::uint64_t>(p + n - 8));
   } else if (n >= 4) {
-    add(load<std::uint32_t>(p) | std::uint64_t{load<std::uint32_t>(p + n - 4)} << 32);
+    add(load_bytes<std::uint32_t>(p) | std::uint64_t{load_bytes<std::uint32_t>(p + n - 4)} << 32);
   } else {
     std::uint64_t bytes = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -101,14 +96,14 @@ void lower_ascii(std::string_view s, char* out) noexcept {
   const std::size_t n = s.size();
   if (n >= 8) {
     for (std::size_t i = 0; i + 8 <= n; i += 8) {
-      const std::uint64_t bytes = lower(load<std::uint64_t>(p + i));
+      const std::uint64_t bytes = lower(load_bytes<std::uint64_t>(p + i));
       std::memcpy(out + i, &bytes, 8);
     }
-    const std::uint64_t last = lower(load<std::uint64_t>(p + n - 8));
+    const std::uint64_t last = lower(load_bytes<std::uint64_t>(p + n - 8));
     std::memcpy(out + n - 8, &last, 8);
   } else if (n >= 4) {
-    const auto first = static_cast<std::uint32_t>(lower(load<std::uint32_t>(p)));
-    const auto last = static_cast<std::uint32_t>(lower(load<std::uint32_t>(p + n - 4)));
+    const auto first = static_cast<std::uint32_t>(lower(load_bytes<std::uint32_t>(p)));
+    const auto last = static_cast<std::uint32_t>(lower(load_bytes<std::uint32_t>(p + n - 4)));
     std::memcpy(out, &first, 4);
     std::memcpy(out + n - 4, &last, 4);
   } else {

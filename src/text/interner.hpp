@@ -51,6 +51,14 @@ inline std::uint64_t hash_term(std::string_view term) noexcept {
   return h ^ (h >> 32);
 }
 
+/// The sizeof(T) bytes at p as a T, at any alignment: a fixed-size memcpy compiles to one load.
+template <typename T>
+T load_bytes(const char* p) noexcept {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
 /// Whether a and b hold the same bytes, by fixed-size loads only (the last 1-7 bytes by two
 /// overlapping ones, as hash_term reads them): a byte loop or a memcmp call cost more than the
 /// rest of a hash-table hit.
@@ -59,23 +67,16 @@ inline bool same_bytes(std::string_view a, std::string_view b) noexcept {
   if (n != b.size()) return false;
   const char* x = a.data();
   const char* y = b.data();
-  const auto load64 = [](const char* p) {
-    std::uint64_t value;
-    std::memcpy(&value, p, 8);
-    return value;
-  };
-  const auto load32 = [](const char* p) {
-    std::uint32_t value;
-    std::memcpy(&value, p, 4);
-    return value;
-  };
   if (n >= 8) {
     for (std::size_t i = 0; i + 8 <= n; i += 8) {
-      if (load64(x + i) != load64(y + i)) return false;
+      if (load_bytes<std::uint64_t>(x + i) != load_bytes<std::uint64_t>(y + i)) return false;
     }
-    return load64(x + n - 8) == load64(y + n - 8);
+    return load_bytes<std::uint64_t>(x + n - 8) == load_bytes<std::uint64_t>(y + n - 8);
   }
-  if (n >= 4) return load32(x) == load32(y) && load32(x + n - 4) == load32(y + n - 4);
+  if (n >= 4) {
+    return load_bytes<std::uint32_t>(x) == load_bytes<std::uint32_t>(y) &&
+           load_bytes<std::uint32_t>(x + n - 4) == load_bytes<std::uint32_t>(y + n - 4);
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (x[i] != y[i]) return false;
   }

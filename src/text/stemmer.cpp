@@ -318,20 +318,15 @@ void step0(Word& w) {
 // Step 1a: plurals.
 void step1a(Word& w) {
   const char last = w.last();
-  if (last == 's') {
-    if (w.ends_with("sses")) {
-      w.n -= 2;
-    } else if (w.ends_with("ies")) {
-      const std::size_t start = w.n - 3;
-      w.replace_tail(start, start >= 2 ? "i" : "ie");  // cries -> cri, ties -> tie
-    } else if (w.ends_with("us") || w.ends_with("ss")) {
-      // kept: "bus", "class"
-    } else if (w.n >= 2 && contains_vowel(w.s, w.n - 2)) {
-      w.n -= 1;  // a vowel not just before the s: "gaps" -> "gap", but "gas" stays
-    }
-  } else if (last == 'd' && w.ends_with("ied")) {
+  if (last == 's' && w.ends_with("sses")) {
+    w.n -= 2;
+  } else if ((last == 's' && w.ends_with("ies")) || (last == 'd' && w.ends_with("ied"))) {
     const std::size_t start = w.n - 3;
-    w.replace_tail(start, start >= 2 ? "i" : "ie");  // cried -> cri, tied -> tie
+    w.replace_tail(start, start >= 2 ? "i" : "ie");  // cries -> cri, ties -> tie
+  } else if (last != 's' || w.ends_with("us") || w.ends_with("ss")) {
+    // kept: no plural s, or "bus", "class"
+  } else if (w.n >= 2 && contains_vowel(w.s, w.n - 2)) {
+    w.n -= 1;  // a vowel not just before the s: "gaps" -> "gap", but "gas" stays
   }
 }
 
