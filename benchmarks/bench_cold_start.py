@@ -24,6 +24,9 @@ reports wall time and process CPU time; the table shows medians over `--processe
   "+x%" is pass 1 / pass 2 - 1. Before pass 1 the process waits until it is idle (NumPy's OpenBLAS threads spin
   for ~0.1 s of CPU after the import, which process CPU time would otherwise charge to pass 1); the checking thread's
   own CPU time is shown too. Minor page faults per pass (getrusage) show the memory a first sight touches.
+  A second table splits both passes into tenths of the rows, beside the words new to the process in each tenth:
+  a fit of extra time against new words separates what each new word costs from what every row costs more in
+  pass 1 whatever its words (cold lines of the compiled-in tables; benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -94,8 +97,8 @@ timed("parse the packaged TSVs", parse_tables)
 print(json.dumps(out))
 """
 
-FIRST_SIGHT = """
-import gc, json, random, resource, sys, time
+FIRST_SIGHT = r"""
+import gc, json, random, re, resource, sys, time
 from sufficient_context import SufficientContextChecker
 path, n, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 with open(path, encoding="utf-8") as fh:
@@ -115,13 +118,25 @@ for _ in range(200):
     if time.process_time() - c < 0.001:
         break
 out = {}
+tenths = [n * k // 10 for k in range(11)]
 for name, texts in (("first", cases), ("again", copies), ("same", cases)):
     f = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     w, c, t = time.perf_counter(), time.process_time(), time.thread_time()
-    for q, chunks in texts:
-        checker.check_sufficiency(q, chunks)
+    marks = [t]
+    for k in range(10):
+        for q, chunks in texts[tenths[k] : tenths[k + 1]]:
+            checker.check_sufficiency(q, chunks)
+        marks.append(time.thread_time())
     out[name] = {"wall": time.perf_counter() - w, "cpu": time.process_time() - c, "thread": time.thread_time() - t,
-                 "faults": resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f}
+                 "faults": resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f,
+                 "tenths": [b - a for a, b in zip(marks, marks[1:])]}
+# Words new to the process in each tenth of the rows (runs of \w, an approximation of the checker's tokens).
+seen, new = set(), []
+for k in range(10):
+    words = {w for q, chunks in cases[tenths[k] : tenths[k + 1]] for t in [q, *chunks] for w in re.findall(r"\w+", t)}
+    new.append(len(words - seen))
+    seen |= words
+out["new_words"] = new
 print(json.dumps(out))
 """
 
@@ -214,6 +229,22 @@ def main() -> None:
     print(f"| seen before, the same str objects as pass 1 | {same_wall:.1f} | {same_cpu:.1f} | {thread['same']:.1f} | "
           f"{faults['same']:.0f} |")  # fmt: skip
     print(f"| first / same objects - 1 (thread CPU) | | | {statistics.median(ratios_same):+.0%} | |")
+    print("\nWhere first sight goes: thread CPU per tenth of the rows (medians), beside the words new to the process")
+    print("in that tenth (runs of \\w: an approximation of the checker's tokens):\n")
+    print("| tenth | first sight ms | seen before ms | extra ms | new words | extra us per new word |")
+    print("|---|---|---|---|---|---|")
+    xs, ys = [], []
+    for k in range(10):
+        first = statistics.median(s["first"]["tenths"][k] for s in sight) * 1e3
+        seen = statistics.median(s["again"]["tenths"][k] for s in sight) * 1e3
+        new = statistics.median(s["new_words"][k] for s in sight)
+        print(f"| {k + 1} | {first:.2f} | {seen:.2f} | {first - seen:+.2f} | {new:.0f} | "
+              f"{(first - seen) * 1e3 / new if new else float('nan'):.2f} |")  # fmt: skip
+        xs.append(new)
+        ys.append(first - seen)
+    fit = statistics.linear_regression(xs, ys)
+    print(f"\nleast squares over the tenths: extra = {fit.slope * 1e3:.2f} us per new word + {fit.intercept:.2f} ms "
+          f"per tenth ({fit.intercept * 10:.1f} of {sum(ys):.1f} ms not tied to new words)")  # fmt: skip
 
 
 if __name__ == "__main__":
