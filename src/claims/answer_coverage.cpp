@@ -52,7 +52,7 @@ class Check {
       : config_(config), chunks_(chunks), workspace_(workspace) {
     index_chunks(chunks, workspace.ids);
     if (workspace.profiles.size() < chunks.size()) workspace.profiles.resize(chunks.size());
-    workspace.ready.assign(chunks.size(), 0);
+    workspace.ready.assign(chunks.size(), kNone);
   }
 
   const ClaimConfig& config() const noexcept { return config_; }
@@ -66,11 +66,27 @@ class Check {
   /// The chunk's profile; call only once every claim is analyzed.
   const ChunkProfile& chunk(std::size_t i) {
     ChunkProfile& profile = workspace_.profiles[i];
-    if (!workspace_.ready[i]) {
+    if (workspace_.ready[i] != kFull) {
       workspace_.analyzer.chunk(chunks_[i].text, profile);
-      workspace_.ready[i] = 1;
+      workspace_.ready[i] = kFull;
     }
     return profile;
+  }
+
+  /// What may_reach() and contains() read of the chunk: its full profile once analyzed, else a
+  /// presence-only one (most chunks no sentence cites never need more).
+  const ChunkProfile& presence(std::size_t i) {
+    ChunkProfile& profile = workspace_.profiles[i];
+    if (workspace_.ready[i] == kNone) {
+      workspace_.analyzer.chunk_presence(chunks_[i].text, profile);
+      workspace_.ready[i] = config_.mode() == Mode::Default ? kPresence : kFull;
+    }
+    return profile;
+  }
+
+  /// False when the claim's support by chunk `i` is surely below `threshold` (see may_reach).
+  bool may_reach(const ClaimProfile& claim, std::size_t i, double threshold) {
+    return claims::may_reach(config_.mode(), claim, presence(i), threshold);
   }
 
   double score(const ClaimProfile& claim, std::size_t chunk_index) {
@@ -78,8 +94,7 @@ class Check {
   }
 
   bool supports(const ClaimProfile& claim, std::size_t chunk_index, double threshold) {
-    return supports_at_least(config_.mode(), claim, chunk(chunk_index), threshold,
-                             workspace_.scratch);
+    return may_reach(claim, chunk_index, threshold) && score(claim, chunk_index) >= threshold;
   }
 
   Support support(const ClaimProfile& claim, std::size_t chunk_index) {
@@ -95,7 +110,7 @@ class Check {
   bool meta(const ClaimProfile& claim) {
     if (!claim.meta) return false;
     for (std::size_t i = 0; i < chunks_.size(); ++i) {
-      const ChunkProfile& profile = chunk(i);
+      const ChunkProfile& profile = presence(i);
       for (const std::uint32_t key : claim.meta_rest) {
         if (profile.contains(key)) return false;
       }
@@ -104,6 +119,11 @@ class Check {
   }
 
  private:
+  // workspace_.ready[i]: how far chunk i is analyzed in this check.
+  static constexpr std::uint8_t kNone = 0;
+  static constexpr std::uint8_t kPresence = 1;
+  static constexpr std::uint8_t kFull = 2;
+
   const ClaimConfig& config_;
   const std::vector<ChunkInput>& chunks_;
   Workspace& workspace_;
@@ -398,6 +418,8 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
     double best = -1.0;
     std::size_t best_chunk = 0;
     for (std::size_t i = 0; i < chunks.size(); ++i) {
+      // A chunk the bound rules out scores below min_overlap: never the best reported below.
+      if (!check.may_reach(sentences(s).profile, i, min_overlap)) continue;
       const double score = check.score(sentences(s).profile, i);
       if (score > best) {
         best = score;

@@ -49,7 +49,8 @@ inline bool chunk_word_skipped(const ChunkWord& word, const KeyFilter& filter,
 /// two no apostrophe, fold_token keeps the first two lowered (NFKC composes a character only with
 /// marks after it, and word_base strips only trailing "'s" or apostrophes), so they are the base's
 /// prefix code. When the last byte is ASCII, the folded word ends with it lowered: a word ending
-/// in none of "d", "y", "g", "s", "'" has no removable ending (not always_matches), and the
+/// in none of "d", "y", "g", "s", "'", or whose second letter is none of "e", "i", "y", has no
+/// removable ending that can change its second letter (not always_matches), and the
 /// special words are known by their folded first byte ("n", "c", "w" or a last "t" for negations,
 /// "t", "f", "s", "e", "n" for number words, "i", "m" for the speaker).
 inline bool plainly_skipped(const text::Token& token, const KeyFilter& filter,
@@ -69,7 +70,12 @@ inline bool plainly_skipped(const text::Token& token, const KeyFilter& filter,
     return false;
   }
   if (filter.has(static_cast<std::uint16_t>(first | (second << 8)))) return false;
-  if (last == 'd' || last == 'y' || last == 'g' || last == 's' || last == '\'') return false;
+  // always_matches needs a base of one letter then ed/edly/ing/ingly/ying (an optional s): its
+  // second letter is e, i or y.
+  if ((last == 'd' || last == 'y' || last == 'g' || last == 's' || last == '\'') &&
+      (second == 'e' || second == 'i' || second == 'y')) {
+    return false;
+  }
   if (needs.negation && (first == 'n' || first == 'c' || first == 'w' || last == 't')) {
     return false;
   }

@@ -32,6 +32,18 @@ void set_bit(std::vector<std::uint64_t>& bits, std::uint32_t i) {
   bits[i / 64] |= std::uint64_t{1} << (i % 64);
 }
 
+/// Sorted distinct stable ids `keys` (their order is lost) into relation_keys and relation_filter.
+void set_relation_keys(std::vector<std::uint64_t>& keys, ChunkProfile& out) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  for (const std::uint64_t key : keys) {
+    const auto stable = static_cast<std::uint32_t>(key);
+    out.relation_keys.push_back(stable);
+    const std::uint32_t slot = ChunkProfile::relation_slot(stable);
+    out.relation_filter[slot / 64] |= std::uint64_t{1} << (slot % 64);
+  }
+}
+
 }  // namespace
 
 std::size_t first_possible_break(std::string_view text) noexcept {
@@ -499,6 +511,45 @@ void ClaimAnalyzer::chunk(std::string_view text, ChunkProfile& out) {
   } else {
     chunk_reference(text, out);
   }
+}
+
+void ClaimAnalyzer::chunk_presence(std::string_view text, ChunkProfile& out) {
+  out.clear();
+  out.present.assign((keys_.local_count() + 63) / 64, 0);
+  if (keys_.local_count() == 0) return;
+  if (config_->mode() == Mode::Default) {
+    chunk_default_presence(text, out);
+  } else {
+    chunk_reference(text, out);
+  }
+}
+
+void ClaimAnalyzer::chunk_default_presence(std::string_view text, ChunkProfile& out) {
+  chunk_words_.start();
+  std::vector<std::uint64_t>& relation_found = relation_found_;
+  relation_found.clear();
+  const bool any_relation = !relation_marked_.empty();
+  // Negations are not recorded here: fewer tokens need the memo (plainly_skipped never skips a
+  // token chunk_word_skipped keeps, whatever the needs: test_claim_chunk_words.cpp).
+  const ChunkNeeds needs{false, any_number_, any_speaker_};
+  candidates_.clear();
+  // The tokens chunk_default visits: every token outside the citation runs.
+  const std::vector<text::Span> runs = citation_runs_of(text);
+  std::size_t run = 0;
+  text::for_each_token(text, [&](const text::Token& token) {
+    while (run < runs.size() && runs[run].end <= token.offset) ++run;
+    if (run < runs.size() && runs[run].begin <= token.offset) return;
+    if (plainly_skipped(token, filter_, needs)) return;
+    candidates_.push_back({token, 0, chunk_words_.prefetch(token)});
+  });
+  for (const Candidate& candidate : candidates_) {
+    const ChunkWord& word = chunk_words_.get(candidate.token, candidate.hash, keys_);
+    if (chunk_word_skipped(word, filter_, needs)) continue;
+    const std::uint32_t id = keys_.local(word.key);
+    if (id != KeyIds::kNone) set_bit(out.present, id);
+    if (any_relation && is_relation(word.key)) relation_found.push_back(word.key);
+  }
+  set_relation_keys(relation_found, out);
 }
 
 void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {

@@ -178,6 +178,11 @@ class ClaimAnalyzer {
   ChunkProfile chunk(std::string_view text);
   /// The same into `out` (cleared first, its capacity reused).
   void chunk(std::string_view text, ChunkProfile& out);
+  /// Only what may_reach() reads of a chunk, into `out` (cleared first): its `present` bits and
+  /// relation keys and filter, equal to chunk()'s, without positions, units or negations (the
+  /// default mode's per-token unit tracking and sentence split are most of a chunk's cost). The
+  /// reference mode's profile is all presence: the same as chunk().
+  void chunk_presence(std::string_view text, ChunkProfile& out);
 
   /// Heap bytes held (its word memos included): what the cache budget counts.
   std::size_t memory_bytes() const noexcept;
@@ -250,6 +255,7 @@ class ClaimAnalyzer {
            ((relation_bits_[stable / 64] >> (stable % 64)) & 1u) != 0;
   }
   void chunk_default(std::string_view text, ChunkProfile& out);
+  void chunk_default_presence(std::string_view text, ChunkProfile& out);
   void chunk_reference(std::string_view text, ChunkProfile& out);
 
   const ClaimConfig* config_;

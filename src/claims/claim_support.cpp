@@ -205,8 +205,8 @@ double reference_overlap(const ClaimProfile& claim, const ChunkProfile& chunk) n
   return static_cast<double>(found) / static_cast<double>(claim.items.size());
 }
 
-bool supports_at_least(Mode mode, const ClaimProfile& claim, const ChunkProfile& chunk,
-                       double threshold, SupportScratch& scratch) {
+bool may_reach(Mode mode, const ClaimProfile& claim, const ChunkProfile& chunk,
+               double threshold) noexcept {
   if (mode == Mode::Default && !claim.items.empty()) {
     // Every window counts at most what the whole chunk holds; calibrate() is monotone and the
     // contradiction factors only lower the score.
@@ -226,7 +226,7 @@ bool supports_at_least(Mode mode, const ClaimProfile& claim, const ChunkProfile&
     // A margin for rounding: the bound only skips pairs far below the threshold.
     if (calibrate(counted / claim.total) < threshold - 1e-9) return false;
   }
-  return support_score(mode, claim, chunk, scratch) >= threshold;
+  return true;
 }
 
 double support_score(Mode mode, const ClaimProfile& claim, const ChunkProfile& chunk,

@@ -51,11 +51,12 @@ double calibrate(double coverage) noexcept;
 Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
                         SupportScratch& scratch);
 
-/// Whether the config's support of `claim` by `chunk` reaches `threshold`. Default mode first
-/// bounds the coverage by the items found anywhere in the chunk, which settles most unrelated
-/// pairs without scoring windows.
-bool supports_at_least(Mode mode, const ClaimProfile& claim, const ChunkProfile& chunk,
-                       double threshold, SupportScratch& scratch);
+/// False when the support of `claim` by `chunk` is surely below `threshold`: default mode bounds
+/// the coverage by the items found anywhere in the chunk (its `present` bits and relation keys,
+/// all a presence-only profile holds), which settles most unrelated pairs without scoring windows
+/// or a chunk's full analysis. True otherwise (the reference mode has no bound).
+bool may_reach(Mode mode, const ClaimProfile& claim, const ChunkProfile& chunk,
+               double threshold) noexcept;
 
 /// The reference overlap |S & C| / |S| (1.0 for a claim without words).
 double reference_overlap(const ClaimProfile& claim, const ChunkProfile& chunk) noexcept;

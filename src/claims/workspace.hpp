@@ -38,7 +38,7 @@ struct Workspace {
   ClaimAnalyzer analyzer;
   KeyTable ids;                        // chunk id -> input index
   std::vector<ChunkProfile> profiles;  // by chunk index; the first chunks.size() are in use
-  std::vector<std::uint8_t> ready;     // profiles[i] analyzed in this check
+  std::vector<std::uint8_t> ready;     // how far profiles[i] is analyzed in this check (Check)
   std::vector<Pending> pending;        // by sentence
   SupportScratch scratch;
 

@@ -444,6 +444,17 @@ std::vector<std::string> plain_skip_texts() {
     }
   }
   texts.push_back(all);
+  // The always_matches shapes (one letter, then ed/edly/ing/ingly/ying, an optional s, "'s" or
+  // "'"), in lower and capitalised forms, beside the same with another second letter.
+  std::string shapes;
+  for (const char a : std::string("abdkrwyBDKRWY")) {
+    for (const std::string middle : {"ed", "edly", "ing", "ingly", "ying", "ad", "ong", "ly"}) {
+      for (const std::string s : {"", "s"}) {
+        for (const std::string tail : {"", "'s", "'"}) shapes += a + middle + s + tail + " ";
+      }
+    }
+  }
+  texts.push_back(shapes);
   std::mt19937 rng(1234);
   const std::string pool = "abcdeginostyABDEGINSTY'''-_0123";
   for (int t = 0; t < 200; ++t) {
@@ -502,4 +513,46 @@ TEST(ClaimChunkWords, PlainSkipMatchesTheMemo) {
     }
   }
   EXPECT_GT(plain, skipped / 10);  // random words end in "s", "d", "g" or "y" often
+}
+
+// What may_reach() reads of a chunk is the same whether the chunk is analyzed in full or for
+// presence only (uncited chunks get the latter first), in both modes, whatever the claims need.
+TEST(ClaimChunkWords, PresenceProfileEqualsTheFullOne) {
+  const std::vector<std::string> claims = {
+      "Whoever cheats shall be punished with seven years.",
+      "I think the law was not new in the U.S. in the 1840s.",
+      "The quick brown fox jumps over the lazy dog.",
+      "Smith met Jones; the value is 10.5 and 3.14.",
+      "Caf\xc3\xa9 prices rose, the students' union said: no one agreed.",
+  };
+  std::vector<std::string> chunks(kTexts.begin(), kTexts.end());
+  for (const std::string& text : plain_skip_texts()) chunks.push_back(text);
+  chunks.emplace_back("A fast brown fox leaps over an idle hound; the crook was penalized.");
+  for (const std::string mode : {"default", "reference"}) {
+    sc::claims::ClaimOptions options;
+    options.mode = sc::claims::parse_mode(mode);
+    const sc::claims::ClaimConfig config(options, sc::checker::TermStatistics::english(),
+                                         sc::checker::WordRelations::english());
+    sc::claims::ClaimAnalyzer analyzer(config);
+    std::size_t found = 0;
+    std::size_t related = 0;
+    for (const std::string& claim : claims) {
+      analyzer.reset(config);
+      (void)analyzer.claim(claim, {});
+      for (const std::string& text : chunks) {
+        sc::claims::ChunkProfile presence;
+        analyzer.chunk_presence(text, presence);
+        const sc::claims::ChunkProfile full = analyzer.chunk(text);
+        EXPECT_EQ(presence.present, full.present) << mode << " | " << claim << " | " << text;
+        EXPECT_EQ(presence.relation_keys, full.relation_keys) << mode << " | " << text;
+        EXPECT_EQ(presence.relation_filter, full.relation_filter) << mode << " | " << text;
+        for (const std::uint64_t bits : full.present) found += bits != 0 ? 1 : 0;
+        related += full.relation_keys.size();
+      }
+    }
+    EXPECT_GT(found, 0u) << mode;  // the claims' words do occur in the texts
+    if (mode == "default") {
+      EXPECT_GT(related, 0u);  // and related words of theirs
+    }
+  }
 }

@@ -189,6 +189,26 @@ def test_missing_citations_and_validate_citations() -> None:
     assert validate_multi_chunk_citations(answer, chunks) == (False, ["S2"], "chunks used but not cited: S2")
 
 
+def test_uncited_chunks_among_many_unrelated_ones() -> None:
+    # Uncited chunks are first read only for which claim words they hold: most share none and need no more, the one
+    # that supports a sentence is found wherever it sits, and the cited ones are scored as always.
+    unrelated = [f"Gardening tip number {i}: water the tomatoes early." for i in range(6)]
+    chunks = [*unrelated[:3], "Berlin is the capital of Germany.", *unrelated[3:], "Paris is the capital of France."]
+    answer = "Berlin is the capital of Germany. Paris is the capital of France [S8]. Rome is in Italy [S1]."
+    report = ClaimCoverage().check_answer(answer, chunks)
+    assert report.missing_citations == ("S4",)
+    assert report.claims[0].reason == "no citation; S4 supports it (1.00): cite it"
+    assert report.claims[1].is_covered
+    assert report.claims[1].covering_chunks == ("S8",)
+    assert not report.claims[2].is_covered
+    assert report.claims[2].overlaps == {"S1": 0.0}
+    assert report.claims[2].reason.startswith("not covered: best support 0.00 (S1) < 0.30")
+    # An uncited sentence no chunk supports gets no "cite it", however many chunks there are.
+    alone = ClaimCoverage().check_answer("Madrid is the capital of Spain. Paris is in France [S8].", chunks)
+    assert alone.claims[0].reason == "no citation"
+    assert alone.missing_citations == ()
+
+
 def test_filter_unsupported_keeps_covered_and_meta_sentences() -> None:
     answer = (
         "Based on the evidence, here is the answer.\n\nCheating is punished with imprisonment [IPC_420_0]. "
