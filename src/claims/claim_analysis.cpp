@@ -503,24 +503,23 @@ ChunkProfile ClaimAnalyzer::chunk(std::string_view text) {
 }
 
 void ClaimAnalyzer::chunk(std::string_view text, ChunkProfile& out) {
-  out.clear();
-  out.present.assign((keys_.local_count() + 63) / 64, 0);
-  if (keys_.local_count() == 0) return;
-  if (config_->mode() == Mode::Default) {
-    chunk_default(text, out);
-  } else {
-    chunk_reference(text, out);
-  }
+  analyze_chunk(text, out, /*presence_only=*/false);
 }
 
 void ClaimAnalyzer::chunk_presence(std::string_view text, ChunkProfile& out) {
+  analyze_chunk(text, out, /*presence_only=*/true);
+}
+
+void ClaimAnalyzer::analyze_chunk(std::string_view text, ChunkProfile& out, bool presence_only) {
   out.clear();
   out.present.assign((keys_.local_count() + 63) / 64, 0);
   if (keys_.local_count() == 0) return;
-  if (config_->mode() == Mode::Default) {
+  if (config_->mode() == Mode::Reference) {
+    chunk_reference(text, out);
+  } else if (presence_only) {
     chunk_default_presence(text, out);
   } else {
-    chunk_reference(text, out);
+    chunk_default(text, out);
   }
 }
 

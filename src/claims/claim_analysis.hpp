@@ -254,6 +254,7 @@ class ClaimAnalyzer {
     return stable / 64 < relation_bits_.size() &&
            ((relation_bits_[stable / 64] >> (stable % 64)) & 1u) != 0;
   }
+  void analyze_chunk(std::string_view text, ChunkProfile& out, bool presence_only);
   void chunk_default(std::string_view text, ChunkProfile& out);
   void chunk_default_presence(std::string_view text, ChunkProfile& out);
   void chunk_reference(std::string_view text, ChunkProfile& out);
