@@ -26,7 +26,7 @@ reports wall time and process CPU time; the table shows medians over `--processe
   own CPU time is shown too. Minor page faults per pass (getrusage) show the memory a first sight touches.
   A second table splits both passes into tenths of the rows, beside the words new to the process in each tenth:
   a fit of extra time against new words separates what each new word costs from what every row costs more in
-  pass 1 whatever its words (cold lines of the compiled-in tables; benchmarks/README.md).
+  pass 1 whatever its words.
 """
 
 from __future__ import annotations

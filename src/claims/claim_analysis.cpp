@@ -32,18 +32,6 @@ void set_bit(std::vector<std::uint64_t>& bits, std::uint32_t i) {
   bits[i / 64] |= std::uint64_t{1} << (i % 64);
 }
 
-/// Sorted distinct stable ids `keys` (their order is lost) into relation_keys and relation_filter.
-void set_relation_keys(std::vector<std::uint64_t>& keys, ChunkProfile& out) {
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  for (const std::uint64_t key : keys) {
-    const auto stable = static_cast<std::uint32_t>(key);
-    out.relation_keys.push_back(stable);
-    const std::uint32_t slot = ChunkProfile::relation_slot(stable);
-    out.relation_filter[slot / 64] |= std::uint64_t{1} << (slot % 64);
-  }
-}
-
 }  // namespace
 
 std::size_t first_possible_break(std::string_view text) noexcept {
@@ -532,7 +520,8 @@ void ClaimAnalyzer::chunk_default_presence(std::string_view text, ChunkProfile& 
   // token chunk_word_skipped keeps, whatever the needs: test_claim_chunk_words.cpp).
   const ChunkNeeds needs{false, any_number_, any_speaker_};
   candidates_.clear();
-  // The tokens chunk_default visits: every token outside the citation runs.
+  // The tokens chunk_default visits: every token outside the citation runs (for_each_unit_token's
+  // walk without its units; a shared helper taking a callback measured ~4% slower here).
   const std::vector<text::Span> runs = citation_runs_of(text);
   std::size_t run = 0;
   text::for_each_token(text, [&](const text::Token& token) {
@@ -548,7 +537,12 @@ void ClaimAnalyzer::chunk_default_presence(std::string_view text, ChunkProfile& 
     if (id != KeyIds::kNone) set_bit(out.present, id);
     if (any_relation && is_relation(word.key)) relation_found.push_back(word.key);
   }
-  set_relation_keys(relation_found, out);
+  std::sort(relation_found.begin(), relation_found.end());
+  relation_found.erase(std::unique(relation_found.begin(), relation_found.end()),
+                       relation_found.end());
+  for (const std::uint64_t stable : relation_found) {
+    out.add_relation_key(static_cast<std::uint32_t>(stable));
+  }
 }
 
 void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
@@ -612,10 +606,8 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
     const auto stable = static_cast<std::uint32_t>(entry >> 32);
     const auto unit = static_cast<std::uint32_t>(entry);
     if (out.relation_keys.empty() || out.relation_keys.back() != stable) {
-      out.relation_keys.push_back(stable);
+      out.add_relation_key(stable);
       out.relation_unit_begin.push_back(static_cast<std::uint32_t>(out.relation_units.size()));
-      const std::uint32_t slot = ChunkProfile::relation_slot(stable);
-      out.relation_filter[slot / 64] |= std::uint64_t{1} << (slot % 64);
       out.relation_units.push_back(unit);
     } else if (out.relation_units.back() != unit) {
       out.relation_units.push_back(unit);

@@ -87,6 +87,12 @@ struct ChunkProfile {
   static std::uint32_t relation_slot(std::uint32_t stable) noexcept {
     return (stable * 0x9E3779B1u) >> 23;
   }
+  /// Appends relation key `stable` (above every key so far) and marks its relation_filter bit.
+  void add_relation_key(std::uint32_t stable) {
+    relation_keys.push_back(stable);
+    const std::uint32_t slot = relation_slot(stable);
+    relation_filter[slot / 64] |= std::uint64_t{1} << (slot % 64);
+  }
   /// The index of relation key `stable` in relation_keys, or relation_keys.size() when absent.
   /// Inline: it runs for every related and antonym key of a claim scored against the chunk.
   std::size_t find_relation(std::uint32_t stable) const noexcept {
@@ -291,7 +297,8 @@ class ClaimAnalyzer {
   ChunkWords chunk_words_;                 // chunk token -> key and test parts
   std::vector<std::uint64_t> found_;       // chunk_default scratch
   std::vector<std::uint32_t> unit_of_;     // chunk_default scratch
-  std::vector<std::uint64_t> relation_found_;  // chunk_default scratch: stable id << 32 | unit
+  // chunk_default scratch: stable id << 32 | unit; chunk_default_presence's: stable id.
+  std::vector<std::uint64_t> relation_found_;
   /// A chunk token the memo decides on (chunk_default scratch), its memo slot prefetched.
   struct Candidate {
     text::Token token;
