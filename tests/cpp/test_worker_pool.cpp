@@ -29,6 +29,25 @@ std::set<std::thread::id> threads_used(std::size_t n, std::size_t threads) {
   return ids;
 }
 
+// Holds each item until both the calling thread and some other thread have started one (or 60 s
+// have passed), so that both take part does not depend on how fast a loaded host starts threads.
+class BothTakePart {
+ public:
+  void operator()() {
+    (std::this_thread::get_id() == caller_ ? by_caller_ : by_helper_).store(true);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!both() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  bool both() const { return by_caller_.load() && by_helper_.load(); }
+
+ private:
+  std::thread::id caller_ = std::this_thread::get_id();
+  std::atomic<bool> by_caller_{false};
+  std::atomic<bool> by_helper_{false};
+};
+
 }  // namespace
 
 TEST(ParallelForPool, EveryIndexExactlyOnce) {
@@ -115,10 +134,11 @@ TEST(ParallelForPool, OnCallerRunsOnTheCallingThreadAfterEachOfItsItems) {
   std::atomic<std::size_t> on_caller{0};
   std::atomic<std::size_t> by_caller{0};
   std::atomic<bool> elsewhere{false};
+  BothTakePart wait;
   sc::parallel_for(
       400, 3,
       [&](std::size_t) {
-        std::this_thread::sleep_for(std::chrono::microseconds(50));  // let the helpers join
+        wait();
         if (std::this_thread::get_id() == caller) by_caller.fetch_add(1);
       },
       [&]() noexcept {
@@ -128,6 +148,7 @@ TEST(ParallelForPool, OnCallerRunsOnTheCallingThreadAfterEachOfItsItems) {
   EXPECT_FALSE(elsewhere.load());
   EXPECT_EQ(on_caller.load(), by_caller.load());
   EXPECT_GT(on_caller.load(), 0U);
+  EXPECT_TRUE(wait.both());
   EXPECT_LT(on_caller.load(), 400U);  // the helpers took some items
 }
 
@@ -166,10 +187,13 @@ TEST(WorkerPoolFork, AChildStartsAPoolOfItsOwn) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     std::atomic<int> count{0};
-    sc::parallel_for(100, 3, [&](std::size_t) { count.fetch_add(1); });
+    BothTakePart wait;
+    sc::parallel_for(100, 3, [&](std::size_t) {
+      wait();
+      count.fetch_add(1);
+    });
     // Helpers took part: the child started threads of its own (the parent's do not exist here).
-    const bool helped = threads_used(64, 3).size() >= 2;
-    _exit(count.load() == 100 && helped ? 0 : 1);
+    _exit(count.load() == 100 && wait.both() ? 0 : 1);
   }
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
