@@ -379,7 +379,7 @@ def test_slow_upstream_is_504_within_the_timeout_with_the_sufficiency(gw: Gatewa
     finally:
         upstream.mode = "answer"
     assert response.status_code == 504
-    assert elapsed < 3
+    assert elapsed < 8  # the 0.5 s upstream timeout, not the client's 10 s; slack for a loaded CI host
     body = response.json()
     assert body["error"]["type"] == "upstream_error"
     assert body["sufficiency"] == expected  # the same verdict the answerer reaches

@@ -344,11 +344,11 @@ def test_after_the_timeout_the_server_continues_on_its_own_and_streams_it(quick:
     thread, received = _stream_in_background(listener, session_id, "context_choice")
     started = time.monotonic()
     quick.insufficient(session_id)
-    thread.join(5)  # nobody chooses and nobody polls: the server's timer applies the continue
+    thread.join(15)  # nobody chooses and nobody polls: the server's timer applies the continue
     listener.close()
     elapsed = time.monotonic() - started
     assert not thread.is_alive()
-    assert 0.5 <= elapsed < 3
+    assert 0.5 <= elapsed < 10  # the 0.6 s timer, not the default 30 s; slack for a loaded CI host
     name, data, _ = received[-1]
     assert name == "context_choice"
     assert data["choice"] == "continue"
