@@ -29,14 +29,14 @@ std::set<std::thread::id> threads_used(std::size_t n, std::size_t threads) {
   return ids;
 }
 
-// Holds each item until both the calling thread and some other thread have started one (or 60 s
-// have passed), so that both take part does not depend on how fast a loaded host starts threads.
+// Holds each item until both the calling thread and some other thread have started one, so that
+// both take part does not depend on how fast a loaded host starts threads. One deadline (60 s after
+// construction) for all items: a pool that never helps fails the test instead of hanging it.
 class BothTakePart {
  public:
   void operator()() {
     (std::this_thread::get_id() == caller_ ? by_caller_ : by_helper_).store(true);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!both() && std::chrono::steady_clock::now() < deadline) {
+    while (!both() && std::chrono::steady_clock::now() < deadline_) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
@@ -44,6 +44,8 @@ class BothTakePart {
 
  private:
   std::thread::id caller_ = std::this_thread::get_id();
+  std::chrono::steady_clock::time_point deadline_ =
+      std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::atomic<bool> by_caller_{false};
   std::atomic<bool> by_helper_{false};
 };
