@@ -48,11 +48,7 @@ class TermStatistics {
 
   /// The zipf of `term`, if known. Never allocates.
   std::optional<double> zipf(std::string_view term) const noexcept {
-    if (static_ != nullptr) {
-      const auto id = static_->stems.find(term);
-      if (!id) return std::nullopt;
-      return static_->zipf[*id];
-    }
+    if (static_ != nullptr) return static_->find_zipf(term);
     const auto id = terms_.find(term);
     if (!id) return std::nullopt;
     return zipf_[*id];

@@ -7,6 +7,7 @@
 // hold exactly what the library would compute at run time.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <iostream>
@@ -87,8 +88,9 @@ class Writer {
 
   // A StaticStrings over `strings` (ids in order): arrays <name>_bytes, _offsets, _slots, and
   // returns the aggregate initializer.
-  std::string strings(const std::string& name, const std::vector<std::string>& strings) {
-    return table(name, ck::OwnedStrings(strings));
+  std::string strings(const std::string& name, const std::vector<std::string>& strings,
+                      const std::vector<std::uint8_t>& payloads = {}, bool index = true) {
+    return table(name, ck::OwnedStrings(strings, payloads, index));
   }
 
   std::string table(const std::string& name, const ck::OwnedStrings& table) {
@@ -96,7 +98,7 @@ class Writer {
     u32((name + "_offsets").c_str(), table.offsets);
     u64((name + "_slots").c_str(), table.slots);
     return "{" + name + "_bytes, " + name + "_offsets, " + name + "_slots, " +
-           std::to_string(table.count()) + "u, " + std::to_string(table.slots.size()) + "u}";
+           std::to_string(table.count()) + "u, " + std::to_string(table.slot_count()) + "u}";
   }
 
  private:
@@ -106,13 +108,27 @@ class Writer {
 void write_frequencies(Writer& w, std::ostream& out, const ck::TermStatistics& stats) {
   std::vector<std::string> stems;
   std::vector<double> zipf;
+  // Each stem's slot names its zipf among the distinct ones (the packaged file has ~50); past
+  // kZipfById of them, the rest are read by id.
+  std::vector<double> values;
+  std::vector<std::uint8_t> codes;
   for (auto& [stem, z] : stats.items()) {
     stems.push_back(stem);
     zipf.push_back(z);
+    std::size_t code = 0;
+    // Bitwise equality: the code must give back exactly this double.
+    while (code < values.size() && std::memcmp(&values[code], &z, sizeof z) != 0) ++code;
+    if (code == values.size() && values.size() < ck::EnglishFrequencies::kZipfById) {
+      values.push_back(z);
+    }
+    codes.push_back(
+        static_cast<std::uint8_t>(code < values.size() ? code : ck::EnglishFrequencies::kZipfById));
   }
-  const std::string table = w.strings("freq_stems", stems);
+  const std::string table = w.strings("freq_stems", stems, codes);
   w.f64("freq_zipf", zipf);
-  out << "constexpr EnglishFrequencies kFrequencies{" << table << ", freq_zipf};\n\n";
+  w.f64("freq_zipf_values", values);
+  out << "constexpr EnglishFrequencies kFrequencies{" << table
+      << ", freq_zipf, freq_zipf_values};\n\n";
 }
 
 void write_relations(Writer& w, std::ostream& out, const ck::WordRelations& relations) {
@@ -132,7 +148,8 @@ void write_relations(Writer& w, std::ostream& out, const ck::WordRelations& rela
     words.emplace_back(relations.word(id));
   }
   const std::string key_table = w.strings("rel_keys", keys);
-  const std::string word_table = w.strings("rel_words", words);
+  // Read by id only (WordRelations::word): no index.
+  const std::string word_table = w.strings("rel_words", words, {}, /*index=*/false);
   w.u32("rel_bounds", bounds);
   w.u32("rel_links", links);
   out << "constexpr EnglishRelations kRelations{" << key_table << ", " << word_table

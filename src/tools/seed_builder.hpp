@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,33 +27,46 @@ inline std::size_t seed_slot_count(std::size_t count) {
   return slots;
 }
 
-/// StaticStrings over owned arrays: ids in insertion order.
+/// StaticStrings over owned arrays: ids in insertion order; `payloads` (one per string, or none:
+/// all 0) go in the slots' payload bytes. Without `index`, no slots: at() only, find() finds
+/// nothing (for strings only ever read by id).
 struct OwnedStrings {
   std::string bytes;
   std::vector<std::uint32_t> offsets{0};
-  std::vector<std::uint64_t> slots;  // StaticStrings::slot_entry()
+  // Two words per slot: string_head(), StaticStrings::slot_meta().
+  std::vector<std::uint64_t> slots;
 
-  explicit OwnedStrings(const std::vector<std::string>& strings) {
+  explicit OwnedStrings(const std::vector<std::string>& strings,
+                        const std::vector<std::uint8_t>& payloads = {}, bool index = true) {
+    if (!payloads.empty() && payloads.size() != strings.size()) {
+      throw std::invalid_argument("OwnedStrings: one payload per string");
+    }
     for (const std::string& s : strings) {
       bytes += s;
       offsets.push_back(static_cast<std::uint32_t>(bytes.size()));
     }
-    slots.assign(seed_slot_count(strings.size()), 0);
-    const std::size_t mask = slots.size() - 1;
+    if (!index) return;
+    // Load at most 0.6: a slot is 16 bytes, four to a cache line, so a miss still reads ~1 line.
+    std::size_t slot_count = strings.empty() ? 0 : 16;
+    while (slot_count * 3 < strings.size() * 5) slot_count *= 2;
+    slots.assign(2 * slot_count, 0);
+    const std::size_t mask = slot_count - 1;
     for (std::uint32_t id = 0; id < strings.size(); ++id) {
       const std::uint64_t hash = text::hash_term(strings[id]);
       std::size_t slot = hash & mask;
-      while (slots[slot] != 0) slot = (slot + 1) & mask;
-      slots[slot] = StaticStrings::slot_entry(hash, id);
+      while (slots[2 * slot + 1] != 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = string_head(strings[id]);
+      slots[2 * slot + 1] = StaticStrings::slot_meta(hash, strings[id].size(), id,
+                                                     payloads.empty() ? 0 : payloads[id]);
     }
   }
 
   std::uint32_t count() const { return static_cast<std::uint32_t>(offsets.size() - 1); }
+  std::uint32_t slot_count() const { return static_cast<std::uint32_t>(slots.size() / 2); }
 
   /// A view valid while this object lives unchanged.
   StaticStrings view() const {
-    return {bytes.data(), offsets.data(), slots.data(), count(),
-            static_cast<std::uint32_t>(slots.size())};
+    return {bytes.data(), offsets.data(), slots.data(), count(), slot_count()};
   }
 };
 

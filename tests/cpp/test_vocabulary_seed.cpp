@@ -4,6 +4,7 @@
 /// the English term statistics and relations equal what from_tsv makes of the packaged TSVs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -210,10 +211,81 @@ TEST(EnglishTables, TermStatisticsEqualTheParsedTsv) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     ASSERT_EQ(compiled[i].first, items[i].first);
     ASSERT_EQ(std::memcmp(&compiled[i].second, &items[i].second, sizeof(double)), 0);  // bit-exact
-    ASSERT_EQ(english.zipf(items[i].first), items[i].second);
+    const auto found = english.zipf(items[i].first);  // through the slot's zipf code
+    ASSERT_TRUE(found.has_value()) << items[i].first;
+    ASSERT_EQ(std::memcmp(&*found, &items[i].second, sizeof(double)), 0) << items[i].first;
   }
   EXPECT_FALSE(english.zipf("zorblax").has_value());
   EXPECT_FALSE(english.zipf("").has_value());
+}
+
+TEST(StaticStrings, AHeadIsTheFirstEightBytesZeroPadded) {
+  // With the length it is the whole string up to 8 bytes: the slots compare nothing else.
+  std::uint64_t state = 12345;
+  for (int round = 0; round < 2000; ++round) {
+    std::string s;
+    const std::size_t n = static_cast<std::size_t>(round % 12);
+    for (std::size_t i = 0; i < n; ++i) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      s.push_back(static_cast<char>(state >> 56));
+    }
+    std::uint64_t expected = 0;
+    std::memcpy(&expected, s.data(), std::min<std::size_t>(n, 8));
+    ASSERT_EQ(ck::string_head(s), expected) << n;
+  }
+}
+
+TEST(StaticStrings, FindsStringsOfEveryLengthByTheirSlotsAlone) {
+  // Heads of up to 8 bytes decide a hit alone: strings that differ only in length, in a NUL byte,
+  // past byte 8 or in their last byte must stay apart.
+  std::vector<std::string> strings{"",  std::string(1, '\0'),  std::string(2, '\0'),
+                                   "a", std::string("a\0", 2), std::string("\0a", 2)};
+  for (std::size_t n = 1; n <= 20; ++n) {
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) s.push_back(static_cast<char>('a' + (i * 7 + n) % 26));
+    strings.push_back(s);
+    s.back() = 'Z';
+    strings.push_back(s);
+    strings.push_back(s + "\xc3\xa9");
+  }
+  strings.push_back(std::string(300, 'x'));
+  strings.push_back(std::string(299, 'x') + "y");
+  strings.push_back(std::string(255, 'x'));
+  std::vector<std::uint8_t> payloads;
+  for (std::size_t i = 0; i < strings.size(); ++i)
+    payloads.push_back(static_cast<std::uint8_t>(i * 37));
+  const ck::OwnedStrings owned(strings, payloads);
+  const ck::StaticStrings table = owned.view();
+  for (std::uint32_t id = 0; id < strings.size(); ++id) {
+    const auto found = table.find(strings[id]);
+    ASSERT_TRUE(found.has_value()) << id;
+    EXPECT_EQ(*found, id);
+    EXPECT_EQ(table.at(id), strings[id]);
+    EXPECT_EQ(static_cast<std::uint8_t>(table.find_meta(strings[id]) >> 56), payloads[id]);
+  }
+  for (const std::string& absent :
+       {std::string(3, '\0'), std::string("a\0\0", 3), std::string("#"), std::string(301, 'x'),
+        std::string(254, 'x'), std::string(299, 'x') + "z", std::string("abcdefgh") + "!"}) {
+    EXPECT_FALSE(table.find(absent).has_value()) << absent.size();
+  }
+  const ck::OwnedStrings none({});
+  EXPECT_FALSE(none.view().find("a").has_value());
+}
+
+TEST(StaticStrings, ZipfCodesPastTheDistinctValuesFallBackToTheZipfById) {
+  // Three stems with codes and one read by id (kZipfById): each gives back its own double.
+  const std::vector<std::string> stems{"alpha", "beta", "gammaray", "deltawavelength"};
+  const std::vector<double> by_id{1.5, 2.25, 1.5, 0.1 + 0.2};
+  const std::vector<double> values{1.5, 2.25};
+  const ck::OwnedStrings owned(stems, {0, 1, 0, ck::EnglishFrequencies::kZipfById});
+  const ck::EnglishFrequencies table{owned.view(), by_id.data(), values.data()};
+  for (std::size_t i = 0; i < stems.size(); ++i) {
+    const auto zipf = table.find_zipf(stems[i]);
+    ASSERT_TRUE(zipf.has_value()) << stems[i];
+    EXPECT_EQ(std::memcmp(&*zipf, &by_id[i], sizeof(double)), 0) << stems[i];
+  }
+  EXPECT_FALSE(table.find_zipf("alph").has_value());
+  EXPECT_FALSE(table.find_zipf("deltawavelengthz").has_value());
 }
 
 TEST(EnglishTables, WordRelationsEqualTheParsedTsv) {
