@@ -287,8 +287,11 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   // absent from it
   s.variants.clear();
   s.antonyms.clear();
-  const auto context_term = [&](std::uint32_t word) {
-    const std::uint32_t id = vocabulary.find_term(relations.word(word));
+  // The word's bytes are read only when the vocabulary likely holds it: a query's related words
+  // are mostly absent, and on first sight each would cost two cache misses.
+  const auto context_term = [&](const WordRelations::Links& links, std::size_t k) {
+    const std::uint32_t id =
+        vocabulary.find_term_hashed(links.hash(k), [&] { return relations.word(links.id(k)); });
     return id != kNoTerm && seen_in_context(s, id) ? id : kNoTerm;
   };
   for (std::size_t t = 0; t < n_terms; ++t) {
@@ -305,15 +308,17 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
         }
       }
     }
-    for (const std::uint32_t other : relations.related(word)) {
-      const std::uint32_t id = context_term(other);
+    const WordRelations::Links related = relations.related(word);
+    for (std::size_t k = 0; k < related.size(); ++k) {
+      const std::uint32_t id = context_term(related, k);
       if (id == kNoTerm) continue;
       s.variants.emplace_back(id, index);
       s.related[t] = 1;
     }
     if (!absent) continue;
-    for (const std::uint32_t other : relations.antonyms(word)) {
-      const std::uint32_t id = context_term(other);
+    const WordRelations::Links antonyms = relations.antonyms(word);
+    for (std::size_t k = 0; k < antonyms.size(); ++k) {
+      const std::uint32_t id = context_term(antonyms, k);
       if (id != kNoTerm && !is_query_term(s, id)) {
         s.antonyms.emplace_back(id, index);
       }

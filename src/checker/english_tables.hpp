@@ -130,7 +130,9 @@ struct EnglishRelations {
   const std::uint32_t* bounds = nullptr;  // 2 * keys.count + 1: key k's related are
                                           // links[bounds[2k], bounds[2k+1]), its antonyms
                                           // links[bounds[2k+1], bounds[2k+2])
-  const std::uint32_t* links = nullptr;   // ids into words
+  // (id into words, the low half of its text::hash_term()) pairs, as WordRelations::Links;
+  // bounds count pairs.
+  const std::uint32_t* links = nullptr;
 };
 
 /// Defined by the generated source (build/.../english_tables.cpp); the generator itself links

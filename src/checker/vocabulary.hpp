@@ -99,6 +99,14 @@ class Vocabulary {
     const auto id = terms_.find(term);
     return id ? seed_->terms.count + *id : kNoTerm;
   }
+  /// find_term() of a term whose hash_term() low half is `hash`; `term()` gives its bytes, read
+  /// only on a likely hit (WordRelations::Links carry the hashes of the words they name).
+  template <class Term>
+  std::uint32_t find_term_hashed(std::uint32_t hash, const Term& term) const noexcept {
+    if (seed_->terms.slot_count != 0) return find_term(term());
+    const auto id = terms_.find_hashed(hash, term);
+    return id ? seed_->terms.count + *id : kNoTerm;
+  }
   /// Term and prefix ids are below these (the seed's and this memo's together).
   std::size_t term_count() const noexcept { return seed_->terms.count + terms_.size(); }
   std::size_t prefix_count() const noexcept { return seed_->prefixes.count + prefixes_.size(); }

@@ -9,12 +9,17 @@
 namespace sc::checker {
 namespace {
 
+// Appends (id, hash) pairs (WordRelations::Links).
 void add_words(std::string_view list, text::TermInterner& words, std::vector<std::uint32_t>& out) {
   std::size_t pos = 0;
   while (pos < list.size()) {
     std::size_t end = list.find(' ', pos);
     if (end == std::string_view::npos) end = list.size();
-    if (end > pos) out.push_back(words.intern(list.substr(pos, end - pos)));
+    if (end > pos) {
+      const std::string_view word = list.substr(pos, end - pos);
+      out.push_back(words.intern(word));
+      out.push_back(static_cast<std::uint32_t>(text::hash_term(word)));
+    }
     pos = end + 1;
   }
 }
@@ -52,13 +57,13 @@ WordRelations::Links WordRelations::links(std::string_view term, bool antonyms) 
     const auto key = static_->keys.find(term);
     if (!key) return {};
     const std::uint32_t* bounds = static_->bounds + 2 * std::size_t{*key} + (antonyms ? 1 : 0);
-    return {static_->links + bounds[0], static_->links + bounds[1]};
+    return {static_->links + 2 * std::size_t{bounds[0]}, std::size_t{bounds[1] - bounds[0]}};
   }
   const auto key = keys_.find(term);
   if (!key) return {};
-  const std::vector<std::uint32_t>& ids =
+  const std::vector<std::uint32_t>& pairs =
       antonyms ? entries_[*key].antonyms : entries_[*key].related;
-  return {ids.data(), ids.data() + ids.size()};
+  return {pairs.data(), pairs.size() / 2};
 }
 
 }  // namespace sc::checker

@@ -20,14 +20,33 @@ class WordRelations {
   struct Compiled {};  // a pass key: only english() builds relations over compiled-in arrays
 
  public:
-  /// The terms a lookup returns: ids into words().
+  /// The terms a lookup returns: ids into words() (what iteration yields), each with the low half
+  /// of its word's text::hash_term(), so a caller can look the word up elsewhere without reading
+  /// its bytes. Stored as (id, hash) pairs: a list's hashes share its ids' cache lines.
   struct Links {
-    const std::uint32_t* begin_ = nullptr;
-    const std::uint32_t* end_ = nullptr;
-    const std::uint32_t* begin() const noexcept { return begin_; }
-    const std::uint32_t* end() const noexcept { return end_; }
-    bool empty() const noexcept { return begin_ == end_; }
-    std::size_t size() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
+    class Ids {
+     public:
+      explicit Ids(const std::uint32_t* at) noexcept : at_(at) {}
+      std::uint32_t operator*() const noexcept { return *at_; }
+      Ids& operator++() noexcept {
+        at_ += 2;
+        return *this;
+      }
+      bool operator==(const Ids& other) const noexcept { return at_ == other.at_; }
+      bool operator!=(const Ids& other) const noexcept { return at_ != other.at_; }
+
+     private:
+      const std::uint32_t* at_;
+    };
+
+    const std::uint32_t* pairs_ = nullptr;
+    std::size_t size_ = 0;
+    Ids begin() const noexcept { return Ids(pairs_); }
+    Ids end() const noexcept { return Ids(pairs_ + 2 * size_); }
+    bool empty() const noexcept { return size_ == 0; }
+    std::size_t size() const noexcept { return size_; }
+    std::uint32_t id(std::size_t k) const noexcept { return pairs_[2 * k]; }
+    std::uint32_t hash(std::size_t k) const noexcept { return pairs_[2 * k + 1]; }
   };
 
   /// No relations.
@@ -68,7 +87,7 @@ class WordRelations {
 
  private:
   struct Entry {
-    std::vector<std::uint32_t> related;
+    std::vector<std::uint32_t> related;  // (id, hash) pairs, as Links
     std::vector<std::uint32_t> antonyms;
   };
   Links links(std::string_view term, bool antonyms) const noexcept;

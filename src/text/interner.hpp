@@ -104,6 +104,19 @@ class TermInterner {
   std::optional<std::uint32_t> find(std::string_view term) const noexcept;
   bool contains(std::string_view term) const noexcept { return find(term).has_value(); }
 
+  /// find() for a term whose hash_term() low half is known: `term()` gives its bytes, read only
+  /// when a slot's hash matches (a miss, the usual case, never reads them).
+  template <class Term>
+  std::optional<std::uint32_t> find_hashed(std::uint32_t hash, const Term& term) const noexcept {
+    if (slots_.empty()) return std::nullopt;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+      const Slot& s = slots_[slot];
+      if (s.entry == 0) return std::nullopt;
+      if (s.hash == hash && same_bytes(terms_[s.entry - 1], term())) return s.entry - 1;
+    }
+  }
+
   /// The term of `id`. Throws std::out_of_range when id >= size().
   std::string_view term(std::uint32_t id) const;
 

@@ -135,14 +135,19 @@ void write_relations(Writer& w, std::ostream& out, const ck::WordRelations& rela
   std::vector<std::string> keys;
   std::vector<std::string> words;
   std::vector<std::uint32_t> bounds{0};
-  std::vector<std::uint32_t> links;
+  std::vector<std::uint32_t> links;  // (id, hash) pairs, as WordRelations::Links
+  const auto add = [&](const ck::WordRelations::Links& list) {
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      links.push_back(list.id(k));
+      links.push_back(list.hash(k));
+    }
+    bounds.push_back(static_cast<std::uint32_t>(links.size() / 2));
+  };
   for (std::uint32_t k = 0; k < relations.size(); ++k) {
     const std::string_view key = relations.key(k);
     keys.emplace_back(key);
-    for (const std::uint32_t id : relations.related(key)) links.push_back(id);
-    bounds.push_back(static_cast<std::uint32_t>(links.size()));
-    for (const std::uint32_t id : relations.antonyms(key)) links.push_back(id);
-    bounds.push_back(static_cast<std::uint32_t>(links.size()));
+    add(relations.related(key));
+    add(relations.antonyms(key));
   }
   for (std::uint32_t id = 0; id < relations.word_count(); ++id) {
     words.emplace_back(relations.word(id));

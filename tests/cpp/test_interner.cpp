@@ -53,6 +53,45 @@ TEST(TermInterner, FindDoesNotInsert) {
   }
 }
 
+TEST(TermInterner, FindHashedReadsTheTermOnlyWhenAHashMatches) {
+  TermInterner interner;
+  EXPECT_FALSE(interner.find_hashed(0, [] { return std::string_view("x"); }).has_value());
+  std::vector<std::string> terms;
+  for (int i = 0; i < 500; ++i) terms.push_back("term" + std::to_string(i));
+  for (const std::string& t : terms) interner.intern(t);
+  int reads = 0;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const auto hash = static_cast<std::uint32_t>(sc::text::hash_term(terms[i]));
+    const auto found = interner.find_hashed(hash, [&] {
+      ++reads;
+      return std::string_view(terms[i]);
+    });
+    ASSERT_EQ(found, std::optional<std::uint32_t>(static_cast<std::uint32_t>(i)));
+  }
+  EXPECT_EQ(reads, 500);  // one comparison per hit: slots of other hashes are passed unread
+  reads = 0;
+  for (int i = 500; i < 1500; ++i) {
+    const std::string absent = "term" + std::to_string(i);
+    const auto hash = static_cast<std::uint32_t>(sc::text::hash_term(absent));
+    EXPECT_FALSE(interner
+                     .find_hashed(hash,
+                                  [&] {
+                                    ++reads;
+                                    return std::string_view(absent);
+                                  })
+                     .has_value());
+  }
+  EXPECT_LE(reads, 2);  // only a 32-bit hash collision reads the term
+  // The same id as find(), and a hash that names another slot finds nothing.
+  EXPECT_EQ(interner.find_hashed(static_cast<std::uint32_t>(sc::text::hash_term("term7")),
+                                 [] { return std::string_view("term7"); }),
+            interner.find("term7"));
+  EXPECT_FALSE(interner
+                   .find_hashed(static_cast<std::uint32_t>(sc::text::hash_term("term8")),
+                                [] { return std::string_view("term7"); })
+                   .has_value());
+}
+
 TEST(TermInterner, ViewsStayValidWhileGrowing) {
   TermInterner interner;
   interner.intern("first");

@@ -296,7 +296,12 @@ TEST(EnglishTables, WordRelationsEqualTheParsedTsv) {
   EXPECT_EQ(english.word_count(), parsed.word_count());
   const auto words = [](const ck::WordRelations& r, ck::WordRelations::Links links) {
     std::vector<std::string_view> out;
-    for (const std::uint32_t id : links) out.push_back(r.word(id));
+    for (std::size_t k = 0; k < links.size(); ++k) {
+      const std::string_view word = r.word(links.id(k));
+      // Each link carries its word's hash, which lookups use instead of reading the word.
+      EXPECT_EQ(links.hash(k), static_cast<std::uint32_t>(sc::text::hash_term(word))) << word;
+      out.push_back(word);
+    }
     return out;
   };
   for (std::uint32_t k = 0; k < parsed.size(); ++k) {
