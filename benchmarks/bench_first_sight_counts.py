@@ -10,8 +10,9 @@ child of `bench_cold_start.py` (one random sample of `--rows` squad2 rows, `chec
 on equal but new `str` objects again) runs under callgrind three times, stopping after 0, 1 and 2 passes, and the
 differences of the program totals are what pass 1 (first sight) and pass 2 (seen before) cost. The cache is
 simulated (32 MiB, 16-way, 64-byte lines as the last level, whatever the host has), so a first lookup in a
-compiled-in table or a new memo page shows as a miss on every machine. `--top` lists the functions whose
-last-level read misses first sight adds most.
+compiled-in table or a new memo page shows as a miss on every machine. Two runs of one build differ by up to ~2M
+instructions per pass (address-dependent work; str hashes are fixed); the misses repeat within ~10. `--top` lists
+the functions whose last-level read misses first sight adds most.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def run(passes: int, rows: int, seed: int, out: Path) -> Path:
         ["valgrind", "--tool=callgrind", "--cache-sim=yes", "--LL=33554432,16,64", f"--callgrind-out-file={out}",
          sys.executable, "-c", CHILD, str(rows), str(seed), str(passes), str(data)],
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # str hashes fixed: dict probes count the same every run
     )  # fmt: skip
     return out
 

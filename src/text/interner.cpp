@@ -38,33 +38,15 @@ TermInterner& TermInterner::operator=(TermInterner&& other) noexcept {
   return *this;
 }
 
-// Inlined into intern() and find(): as a call its entry and exit cost as much as the probe.
-[[gnu::always_inline]] inline std::size_t TermInterner::probe(std::string_view term,
-                                                              std::uint32_t hash) const noexcept {
-  // Linear probing; slots_ is a power of two and at most half full, so this terminates.
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t slot = hash & mask;
-  while (true) {
-    const Slot& s = slots_[slot];
-    if (s.entry == 0) return slot;
-    if (s.hash == hash && same_bytes(terms_[s.entry - 1], term)) return slot;
-    slot = (slot + 1) & mask;
-  }
-}
-
 std::optional<std::uint32_t> TermInterner::find(std::string_view term) const noexcept {
-  if (slots_.empty()) return std::nullopt;
-  const std::uint32_t entry =
-      slots_[probe(term, static_cast<std::uint32_t>(hash_term(term)))].entry;
-  if (entry == 0) return std::nullopt;
-  return entry - 1;
+  return find_hashed(static_cast<std::uint32_t>(hash_term(term)), [term] { return term; });
 }
 
 std::uint32_t TermInterner::intern(std::string_view term) {
   const auto hash = static_cast<std::uint32_t>(hash_term(term));
   std::size_t slot = 0;
   if (!slots_.empty()) {
-    slot = probe(term, hash);
+    slot = probe(hash, [term] { return term; });
     if (slots_[slot].entry != 0) return slots_[slot].entry - 1;
   }
   return add(term, hash, slot);
@@ -79,7 +61,7 @@ std::uint32_t TermInterner::intern(std::string_view term) {
   }
   if ((terms_.size() + 1) * 2 > slots_.size()) {
     rehash(std::max<std::size_t>(16, slots_.size() * 2));
-    slot = probe(term, hash);
+    slot = probe(hash, [term] { return term; });
   }
   const auto id = static_cast<std::uint32_t>(terms_.size());
   terms_.push_back(arena_.store(term));

@@ -109,12 +109,9 @@ class TermInterner {
   template <class Term>
   std::optional<std::uint32_t> find_hashed(std::uint32_t hash, const Term& term) const noexcept {
     if (slots_.empty()) return std::nullopt;
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-      const Slot& s = slots_[slot];
-      if (s.entry == 0) return std::nullopt;
-      if (s.hash == hash && same_bytes(terms_[s.entry - 1], term())) return s.entry - 1;
-    }
+    const std::uint32_t entry = slots_[probe(hash, term)].entry;
+    if (entry == 0) return std::nullopt;
+    return entry - 1;
   }
 
   /// The term of `id`. Throws std::out_of_range when id >= size().
@@ -147,7 +144,17 @@ class TermInterner {
     std::uint32_t entry = 0;  // id + 1; 0 = empty
   };
 
-  std::size_t probe(std::string_view term, std::uint32_t hash) const noexcept;
+  // The slot holding the term `term()` gives, or the empty slot where it would go. Linear probing;
+  // slots_ is a power of two and at most half full, so this terminates. `term()` runs only when a
+  // slot's hash matches. Inlined: as a call its entry and exit cost as much as the probe.
+  template <class Term>
+  [[gnu::always_inline]] std::size_t probe(std::uint32_t hash, const Term& term) const noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+      const Slot& s = slots_[slot];
+      if (s.entry == 0 || (s.hash == hash && same_bytes(terms_[s.entry - 1], term()))) return slot;
+    }
+  }
   // Adds `term`, new, at `slot` (from probe(); any slot when the table is empty).
   std::uint32_t add(std::string_view term, std::uint32_t hash, std::size_t slot);
   void rehash(std::size_t slot_count);
