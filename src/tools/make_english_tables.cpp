@@ -68,7 +68,9 @@ class Writer {
     out_ << "0u};\n";
   }
 
-  void u64(const char* name, const std::vector<std::uint64_t>& data) {
+  // `align`: the array's alignment in bytes (0: the type's own).
+  void u64(const char* name, const std::vector<std::uint64_t>& data, std::size_t align = 0) {
+    if (align != 0) out_ << "alignas(" << align << ") ";
     out_ << "const std::uint64_t " << name << "[] = {";
     for (std::size_t i = 0; i < data.size(); ++i) {
       out_ << (i % 8 == 0 ? "\n" : "") << data[i] << "u,";
@@ -96,7 +98,8 @@ class Writer {
   std::string table(const std::string& name, const ck::OwnedStrings& table) {
     bytes((name + "_bytes").c_str(), table.bytes);
     u32((name + "_offsets").c_str(), table.offsets);
-    u64((name + "_slots").c_str(), table.slots);
+    // Line-aligned, so a 16-byte slot never straddles two cache lines.
+    u64((name + "_slots").c_str(), table.slots, 64);
     return "{" + name + "_bytes, " + name + "_offsets, " + name + "_slots, " +
            std::to_string(table.count()) + "u, " + std::to_string(table.slot_count()) + "u}";
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <string_view>
@@ -166,6 +167,8 @@ TEST(EnglishTables, HashIndexFindsEveryStringAndNothingElse) {
   for (const ck::StaticStrings* table :
        {&ck::english_frequencies().stems, &ck::english_relations().keys}) {
     ASSERT_GT(table->count, 0U);
+    // Line-aligned: a slot's two words are always on one cache line.
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(table->slots) % 64, 0U);
     for (std::uint32_t id = 0; id < table->count; ++id) {
       const std::string_view s = table->at(id);
       const auto found = table->find(s);
