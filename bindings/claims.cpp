@@ -182,12 +182,17 @@ bool read_plain(PyObject* chunks, ChunkArgs& out, bool& positional) {
         if (!PyUnicode_CheckExact(raw_id)) return false;
         id = py::reinterpret_borrow<py::object>(raw_id);
       }
-      if (!plain_score(dict_item(chunk, kScore))) return false;
-      PyObject* key = nullptr;
-      PyObject* value = nullptr;
-      Py_ssize_t at = 0;
-      while (PyDict_Next(chunk, &at, &key, &value)) {
-        if (is_slow_key(key)) return false;
+      PyObject* const score = dict_item(chunk, kScore);
+      if (!plain_score(score)) return false;
+      // A dict holding only the keys read above has no slow key: most chunks, no scan.
+      const Py_ssize_t read = 1 + (raw_id != nullptr ? 1 : 0) + (score != nullptr ? 1 : 0);
+      if (PyDict_GET_SIZE(chunk) != read) {
+        PyObject* key = nullptr;
+        PyObject* value = nullptr;
+        Py_ssize_t at = 0;
+        while (PyDict_Next(chunk, &at, &key, &value)) {
+          if (is_slow_key(key)) return false;
+        }
       }
     } else if (!PyUnicode_CheckExact(chunk)) {
       return false;

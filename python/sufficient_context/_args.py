@@ -4,10 +4,46 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, SupportsFloat
 
 INT_MAX = 2**31 - 1  # counts beyond this are never meaningful, and the core's integers must hold them
+
+# NumPy is imported only where arrays are made (importing it costs ~50-75 ms and starts OpenBLAS threads that spin
+# for ~0.1 s of CPU). Until something has imported it, no NumPy scalar or array can exist, so the type tests below
+# read it from sys.modules instead of importing it.
+_real_types: tuple[type[SupportsFloat], ...] | None = None
+_bool_types: tuple[type, ...] | None = None
+
+
+def real_types() -> tuple[type[SupportsFloat], ...]:
+    """The real number types an argument may have: int, float and, once NumPy is loaded, its integer and floating
+    scalars (bool is an int: callers refuse it first)."""
+    global _real_types
+    if _real_types is None:
+        np = sys.modules.get("numpy")
+        if np is None:
+            return (int, float)
+        _real_types = (int, float, np.integer, np.floating)
+    return _real_types
+
+
+def bool_types() -> tuple[type, ...]:
+    """bool and, once NumPy is loaded, numpy.bool_."""
+    global _bool_types
+    if _bool_types is None:
+        np = sys.modules.get("numpy")
+        if np is None:
+            return (bool,)
+        _bool_types = (bool, np.bool_)
+    return _bool_types
+
+
+def is_ndarray(value: object) -> bool:
+    """Whether `value` is a numpy.ndarray (never true before NumPy is loaded)."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.ndarray)
 
 
 def str_tuple(values: Iterable[str], name: str) -> tuple[str, ...]:

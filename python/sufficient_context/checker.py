@@ -22,12 +22,9 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any, Callable, TypedDict, Union
+from typing import TYPE_CHECKING, Any, Callable, TypedDict, Union
 
-import numpy as np
-from numpy.typing import NDArray
-
-from ._args import int_in_range
+from ._args import bool_types, int_in_range, real_types
 from ._core import checker as _core
 from ._word_relations import english_word_relations
 from .chunks import Chunk, ChunkLike, all_str, as_chunks, plain_ids_and_contents
@@ -35,10 +32,13 @@ from .config import ConfigSource, load_checker_config
 from .embeddings import EmbeddingAdapter, as_embedding_model
 from .term_statistics import TermStatistics
 
+if TYPE_CHECKING:  # NumPy is imported where arrays are made: embeddings, timestamps, temperatures
+    import numpy as np
+    from numpy.typing import NDArray
+
 __all__ = ["Level", "SufficiencyResult", "SufficientContextChecker", "TermStatistics"]
 
 _DEFAULT_BAND = (0.4, 0.6)
-_NUMBER_TYPES = (int, float, np.integer, np.floating)
 
 Escalation = Callable[[str, list[Chunk]], Any]
 NowLike = Union[datetime, float, int, None]
@@ -360,7 +360,7 @@ class SufficientContextChecker:
         overrides = _weight_overrides(weights)
         for name, flag in (("require_embeddings", require_embeddings), ("enabled", enabled),
                            ("decline_insufficient", decline_insufficient)):  # fmt: skip
-            if not isinstance(flag, (bool, np.bool_)):
+            if not isinstance(flag, bool_types()):
                 raise TypeError(f"{name} must be a bool; got {type(flag).__name__}")
         if term_statistics is not None and not isinstance(term_statistics, TermStatistics):
             raise TypeError(f"term_statistics must be a TermStatistics; got {type(term_statistics).__name__}")
@@ -670,6 +670,8 @@ class SufficientContextChecker:
         # embed: relevance is then lexical, as with no embeddings at all.
         if model is None and query_embedding is None:
             return None, None
+        import numpy as np
+
         n = len(prepared.contents)
         qvec = None if query_embedding is None else _query_vector(query_embedding)
         if n == 0:
@@ -756,14 +758,20 @@ class _Prepared:
             self.summaries = [c.summary for c in chunks]
         if any(c.embedding is not None for c in chunks):
             self.embeddings = [c.embedding for c in chunks]
-        if any(c.timestamp is not None for c in chunks):
-            self.timestamps = np.array(
-                [c.timestamp.timestamp() if c.timestamp is not None else math.nan for c in chunks], dtype=np.float64
-            )
-        if any(c.temperature is not None for c in chunks):
-            self.temperatures = np.array(
-                [c.temperature if c.temperature is not None else math.nan for c in chunks], dtype=np.float64
-            )
+        timed = any(c.timestamp is not None for c in chunks)
+        heated = any(c.temperature is not None for c in chunks)
+        if timed or heated:
+            import numpy as np
+
+            if timed:
+                self.timestamps = np.array(
+                    [c.timestamp.timestamp() if c.timestamp is not None else math.nan for c in chunks],
+                    dtype=np.float64,
+                )
+            if heated:
+                self.temperatures = np.array(
+                    [c.temperature if c.temperature is not None else math.nan for c in chunks], dtype=np.float64
+                )
 
     def chunks(self) -> list[Chunk]:
         """The chunks as `Chunk` objects (built on demand on the fast path)."""
@@ -777,6 +785,8 @@ class _Prepared:
 
 
 def _query_vector(value: Any) -> NDArray[np.float64]:
+    import numpy as np
+
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -790,7 +800,7 @@ def _query_vector(value: Any) -> NDArray[np.float64]:
 
 
 def _verdict_level(verdict: Any) -> Level:
-    if isinstance(verdict, (bool, np.bool_)):
+    if isinstance(verdict, bool_types()):
         return Level.SUFFICIENT if verdict else Level.INSUFFICIENT
     if isinstance(verdict, SufficiencyResult):
         return verdict.level
@@ -806,7 +816,7 @@ def _now_seconds(now: NowLike) -> float:
         return time.time()
     if isinstance(now, datetime):
         return (now if now.tzinfo is not None else now.replace(tzinfo=timezone.utc)).timestamp()
-    if isinstance(now, bool) or not isinstance(now, _NUMBER_TYPES):
+    if isinstance(now, bool) or not isinstance(now, real_types()):
         raise TypeError(f"now must be a datetime or POSIX seconds; got {type(now).__name__}")
     value = float(now)
     if not math.isfinite(value):
@@ -815,7 +825,7 @@ def _now_seconds(now: NowLike) -> float:
 
 
 def _real(value: Any, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, _NUMBER_TYPES):
+    if isinstance(value, bool_types()) or not isinstance(value, real_types()):
         raise TypeError(f"{name} must be a number; got {type(value).__name__}")
     return float(value)
 

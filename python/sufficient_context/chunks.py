@@ -10,12 +10,13 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-import numpy as np
-from numpy.typing import NDArray
+from ._args import finite_or_none, real_types
 
-from ._args import finite_or_none
+if TYPE_CHECKING:  # imported where embeddings are read
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["Chunk", "ChunkLike", "as_chunks", "check_unique_ids"]
 
@@ -146,7 +147,7 @@ def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
     if isinstance(obj, tuple):
         # (Document, score) from LangChain's similarity_search_with_score, (node, score) from LlamaIndex: the
         # tuple's score is the retrieval score, over one the object may carry.
-        if len(obj) != 2 or isinstance(obj[1], bool) or not isinstance(obj[1], (int, float, np.integer, np.floating)):
+        if len(obj) != 2 or isinstance(obj[1], bool) or not isinstance(obj[1], real_types()):
             raise TypeError(
                 f"{where} is a tuple: it must be (chunk, score) with a number as the score; got {obj!r:.80}"
             )
@@ -240,6 +241,8 @@ def _normalised(fields: Mapping[str, Any], where: str, index: int | None, *, all
 def _embedding(value: Any, where: str) -> NDArray[np.float32] | None:
     if value is None:
         return None
+    import numpy as np
+
     try:
         array = np.asarray(value, dtype=np.float32)
     except (TypeError, ValueError) as exc:

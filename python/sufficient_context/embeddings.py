@@ -16,14 +16,15 @@ query and the documents in one call.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
-from numpy.typing import NDArray
+if TYPE_CHECKING:  # NumPy is imported when a model is used
+    import numpy as np
+    from numpy.typing import NDArray
+
+    _Array = NDArray[np.float64]
 
 __all__ = ["EmbeddingAdapter", "as_embedding_model"]
-
-_Array = NDArray[np.float64]
 
 
 class EmbeddingAdapter:
@@ -75,6 +76,8 @@ class EmbeddingAdapter:
             As float64. Raises ValueError when the model returns the wrong number of vectors or a non-2-D result;
             NaN and dimension checks are the caller's (it knows which chunk a row belongs to).
         """
+        import numpy as np
+
         texts = list(texts)
         if self._query is None:  # one call for everything
             batch = ([query] if query is not None else []) + texts
@@ -95,6 +98,8 @@ class EmbeddingAdapter:
 
     def _callable_matrix(self, batch: list[str]) -> _Array:
         """A plain callable's vectors: one call with the list, or one call per text for a function of one text."""
+        import numpy as np
+
         if self._single is not True:
             try:
                 array = _as_array(self._documents(batch), self.kind)
@@ -121,6 +126,8 @@ def as_embedding_model(model: Any) -> EmbeddingAdapter:
 
 
 def _as_array(value: Any, kind: str) -> NDArray[Any]:
+    import numpy as np
+
     if hasattr(value, "detach") and hasattr(value, "cpu"):  # a torch tensor (encode without convert_to_numpy)
         value = value.detach().cpu().numpy()
     try:

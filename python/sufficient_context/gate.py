@@ -14,13 +14,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Union, overload
 
-import numpy as np
-from numpy.typing import NDArray
-
-from ._args import int_in_range
+from ._args import bool_types, int_in_range, is_ndarray, real_types
 from ._core import gate as _core
 from .assembly import LOW_CONFIDENCE_BANNER
 from .chunks import Chunk, ChunkLike, as_chunks
+
+if TYPE_CHECKING:  # NumPy is imported where weights and scores become arrays
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = [
     "NO_EVIDENCE_MESSAGE",
@@ -31,7 +32,7 @@ __all__ = [
 
 NO_EVIDENCE_MESSAGE = "No supporting documentation found in indexed sources."
 
-AttentionLike = Union[Mapping[Any, float], Sequence[float], NDArray[Any]]
+AttentionLike = Union[Mapping[Any, float], Sequence[float], "NDArray[Any]"]
 
 # Refusal heuristics. A distribution is "flat" when its top weight is below 1.5x the uniform share; similarity is
 # "low" when no chunk's retrieval score reaches 0.5; fewer than 3 chunks is "too few" to corroborate an answer.
@@ -40,7 +41,6 @@ _LOW_SIMILARITY = 0.5
 _FEW_CHUNKS = 3
 _SUMMARY_LIMIT = 5  # evidence_summary lists the chunks with the most attention, at most this many
 _SUMMARY_KEYS = ("statute", "section", "source_path", "heading")
-_NUMBER_TYPES = (int, float, np.integer, np.floating)
 _GENERIC_SUGGESTIONS = (
     "Ask a more specific question that names the statute, section or document it concerns.",
     "Split a question with several parts into separate questions, one per topic.",
@@ -64,7 +64,7 @@ def _positive_int(value: Any, name: str) -> int:
 
 def _make_config(threshold: Any, strict_mode: Any, mode: Any, top_k: Any, enabled: bool) -> _GateConfig:
     threshold = _number(threshold, "threshold")
-    if not isinstance(strict_mode, (bool, np.bool_)):
+    if not isinstance(strict_mode, bool_types()):
         raise TypeError(f"strict_mode must be a bool; got {type(strict_mode).__name__}")
     if not isinstance(mode, str):
         raise TypeError(f"mode must be a str ('max' or 'top_k_sum'); got {type(mode).__name__}")
@@ -80,7 +80,7 @@ def _decimal_difference(a: float, b: float) -> float:
 
 
 def _number(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
+    if isinstance(value, bool) or not isinstance(value, real_types()):
         raise TypeError(f"{name} must be a number; got {type(value).__name__}")
     return float(value)
 
@@ -296,6 +296,8 @@ class _PositionalIds(Sequence[str]):
 
 def _attention_vector(attention: Any, chunks: list[Chunk] | None) -> tuple[Sequence[str], NDArray[np.float64], bool]:
     """(ids, weights as float64, whether the input was a mapping), weights aligned with the evidence chunks."""
+    import numpy as np
+
     if type(attention) is np.ndarray and attention.dtype == np.float64 and attention.ndim == 1 and chunks is None:
         return _PositionalIds(attention.shape[0]), attention, False  # the common case, without the checks below
     if isinstance(attention, Mapping):
@@ -327,6 +329,8 @@ def _attention_vector(attention: Any, chunks: list[Chunk] | None) -> tuple[Seque
 
 
 def _mapping_vector(attention: Mapping[Any, Any], chunks: list[Chunk] | None) -> tuple[list[str], NDArray[np.float64]]:
+    import numpy as np
+
     keys = list(attention)
     raw = list(attention.values())
     try:
@@ -338,7 +342,7 @@ def _mapping_vector(attention: Mapping[Any, Any], chunks: list[Chunk] | None) ->
         values = array.astype(np.float64, copy=False)
     else:
         for key, value in zip(keys, raw):
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, _NUMBER_TYPES):
+            if isinstance(value, bool_types()) or not isinstance(value, real_types()):
                 raise TypeError(f"attention_distribution[{key!r}] must be a number; got {type(value).__name__}")
         values = np.array([float(v) for v in raw], dtype=np.float64)
     if keys and set(map(type, keys)) != {str}:
@@ -370,6 +374,8 @@ def _preview(items: Sequence[str], limit: int = 5) -> str:
 
 
 def _bad_weight_message(ids: Sequence[str], weights: NDArray[np.float64]) -> str:
+    import numpy as np
+
     bad = np.flatnonzero(~(np.isfinite(weights) & (weights >= 0)))
     i = int(bad[0])
     return f"attention_distribution[{ids[i]!r}] is {float(weights[i])!r}: weights must be finite and non-negative"
@@ -427,6 +433,8 @@ def _evidence_summary(
     ids: Sequence[str], weights: NDArray[np.float64], max_attention: float, chunks: list[Chunk] | None
 ) -> list[dict[str, Any]]:
     """The chunks with the most attention (at most _SUMMARY_LIMIT), with their citation metadata."""
+    import numpy as np
+
     peak = float(weights.max()) if weights.size else 0.0
     if peak > 0:
         # Relative to the peak, so the top entry shows exactly max_attention and nothing can overflow.
@@ -647,7 +655,7 @@ def _general_retrieval(obj: Any, min_score: Any, min_chunks: Any, weak_score: An
     min_score = _number(min_score, "min_score")
     min_chunks = _positive_int(min_chunks, "min_chunks")
     weak = None if weak_score is None else _number(weak_score, "weak_score")
-    if not isinstance(obj, (np.ndarray, str, bytes, Mapping)) and isinstance(obj, Iterable):
+    if not (is_ndarray(obj) or isinstance(obj, (str, bytes, Mapping))) and isinstance(obj, Iterable):
         obj = list(obj)  # a generator can be read only once; its items may suit the C path after all
     # Again with the parameters as plain float / int (NumPy numbers, say): the C path may now take the input.
     decision = _core.retrieval_decision(RetrievalDecision, obj, min_score, min_chunks, weak)
@@ -679,6 +687,8 @@ def _general_retrieval(obj: Any, min_score: Any, min_chunks: Any, weak_score: An
 
 
 def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | None]:
+    import numpy as np
+
     if isinstance(obj, np.ndarray):
         if obj.dtype.kind not in "iuf":
             raise TypeError(f"chunks_or_scores must hold numbers; got dtype {obj.dtype}")
@@ -688,9 +698,9 @@ def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | No
     if isinstance(obj, (str, bytes, Mapping)) or not isinstance(obj, Iterable):
         raise TypeError(f"chunks_or_scores must be a sequence of chunks or of scores; got {type(obj).__name__}")
     items = list(obj)
-    if items and isinstance(items[0], _NUMBER_TYPES) and not isinstance(items[0], bool):
+    if items and isinstance(items[0], real_types()) and not isinstance(items[0], bool):
         for i, x in enumerate(items):
-            if isinstance(x, bool) or not isinstance(x, _NUMBER_TYPES):
+            if isinstance(x, bool) or not isinstance(x, real_types()):
                 raise TypeError(f"chunks_or_scores[{i}] must be a number like the items before it; got "
                                 f"{type(x).__name__}")  # fmt: skip
         return _PositionalIds(len(items)), np.array(items, dtype=np.float64)

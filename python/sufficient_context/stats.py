@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-import numpy as np
+from ._args import bool_types
 
 __all__ = ["LATENCY_BUCKETS_SECONDS", "LEVELS", "EvidenceGatingStats", "SufficiencyStats"]
 
@@ -128,7 +128,7 @@ class EvidenceGatingStats:
         latency_ms : float, optional
             How long the request's check took, for the latency histogram.
         """
-        if not isinstance(passes, (bool, np.bool_)):
+        if not isinstance(passes, bool_types()):
             raise TypeError(f"passes must be a bool; got {type(passes).__name__}")
         attention = _real(max_attention, "max_attention")
         if not 0.0 <= attention <= 1.0:

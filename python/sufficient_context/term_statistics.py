@@ -10,13 +10,10 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import numpy as np
-
+from ._args import real_types
 from ._core import checker as _core
 
 __all__ = ["TermStatistics"]
-
-_NUMBER_TYPES = (int, float, np.integer, np.floating)
 
 
 class TermStatistics:
@@ -70,7 +67,7 @@ class TermStatistics:
         for term, value in zipf.items():
             if not isinstance(term, str):
                 raise TypeError(f"term statistics keys must be str; got {type(term).__name__}")
-            if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
+            if isinstance(value, bool) or not isinstance(value, real_types()):
                 raise TypeError(f"zipf of {term!r} must be a number; got {type(value).__name__}")
             pairs.append((term, float(value)))
         return cls(_core.TermStatistics.from_pairs(pairs))

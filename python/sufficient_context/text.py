@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Literal, NamedTuple, TypeVar
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
 from ._args import str_tuple
 from ._core import text as _core
+
+if TYPE_CHECKING:  # NumPy is imported by the core when it makes arrays
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = [
     "STOPWORDS",

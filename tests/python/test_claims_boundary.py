@@ -108,6 +108,9 @@ def test_plain_lists_are_read_in_cpp_and_the_others_left_to_python() -> None:
     for i, chunks in enumerate(forms):
         result = read(config, ANSWER, chunks, ClaimResult, AnswerCoverage)
         assert (result is not None) == (i in plain), i
+    # A slow key beside the three read ones, or beside content alone: the Python adaptation reads it.
+    for slow in ({"id": "S1", "content": "a", "score": 0.5, "metadata": {}}, {"content": "a", "summary": "b"}):
+        assert read(config, ANSWER, [slow], ClaimResult, AnswerCoverage) is None
     # Not plain: left to Python before the answer is read, so a lone surrogate in it raises nothing here.
     assert read(config, "A \ud800 [S1].", forms[5], ClaimResult, AnswerCoverage) is None
     with pytest.raises(UnicodeEncodeError):
@@ -136,6 +139,8 @@ ODD: list[Any] = [
     [{"id": "S1", "content": "a", "score": "0.5"}],
     [{"id": "S1", "content": "a", "summary": 3}],
     [{"id": "S1", "content": "a", "timestamp": "yesterday"}],
+    [{"id": "S1", "content": "a", "score": 0.5, "metadata": {"page": 3}}],  # a slow key beside all three
+    [{"content": "a", "id": None, "embedding": [0.1]}],
     [5],
     ["a", None],
     [("a", "b")],

@@ -39,6 +39,38 @@ def test_the_pipeline_and_query_log_load_on_first_use() -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_numpy_loads_only_where_arrays_are_made() -> None:
+    # Text checks, their options and their validation run without NumPy (its import and OpenBLAS threads cost a
+    # process ~75 ms and ~0.1 s of CPU); the first array input loads it, and the NumPy types are accepted after.
+    code = (
+        "import sys, sufficient_context as sc\n"
+        "def loaded(): return 'numpy' in sys.modules\n"
+        "assert not loaded()\n"
+        "chunks = [{'id': 'S1', 'content': 'The penalty for theft is seven years.', 'score': 0.9}, 'A second chunk.']\n"
+        "r = sc.SufficientContextChecker().check_sufficiency('What is the penalty for theft?', chunks)\n"
+        "a = sc.ClaimCoverage().check_answer('The penalty for theft is seven years [S1].', chunks)\n"
+        "assert a.is_grounded and r.score > 0, (a, r)\n"
+        "stats = sc.SufficiencyStats(); stats.record(r)\n"
+        "sc.EvidenceSufficiencyGate(threshold=0.5, strict_mode=True)\n"
+        "for bad in (True, '1'):\n"
+        "    try:\n"
+        "        sc.EvidenceSufficiencyGate(threshold=bad)\n"
+        "    except TypeError as e:\n"
+        "        assert 'threshold' in str(e)\n"
+        "    else:\n"
+        "        raise SystemExit(f'threshold={bad!r} accepted')\n"
+        "sc.Chunk(content='x', temperature=0.5)\n"
+        "assert not loaded(), 'a text check loaded numpy'\n"
+        "import numpy as np\n"
+        "g = sc.EvidenceSufficiencyGate(threshold=np.float32(0.5), strict_mode=np.bool_(True))\n"
+        "assert g.evaluate(np.array([0.7, 0.2, 0.1]))[0]\n"
+        "assert sc.evaluate_retrieval([np.float64(0.9), np.float32(0.8)], min_score=np.float64(0.5)).outcome\n"
+        "assert sc.Chunk(content='x', embedding=[1.0, 2.0]).embedding.dtype == np.float32\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
 def test_version_matches_pyproject_and_the_distribution() -> None:
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     declared = re.search(r'^version = "([^"]+)"', pyproject.read_text(encoding="utf-8"), re.MULTILINE)
