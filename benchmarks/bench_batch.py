@@ -13,7 +13,9 @@ median over repetitions, wall time and process CPU time side by side.
 2. `check_batch(threads=N)` vs a plain loop of `check_sufficiency` over n rows, and `threads=1` vs the core loop.
 3. `ClaimCoverage.check_answers(threads=N)` vs a loop of `check_answer` on halueval answers.
 4. Default `check_sufficiency` vs the original design's formula in plain Python (`_reference_checker.reference_score`)
-   on the same rows: in a fresh process, first sight of every row (cold) and the same rows again (warm).
+   on the same rows: in a fresh process, first sight of every row (cold) and the same rows again (warm). The
+   child imports what a process that only checks text does (the package loads NumPy only for arrays, so no OpenBLAS
+   threads spin there while it is timed).
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 from _machine import DATASETS, cpu_model
 
 import sufficient_context as sc
@@ -79,6 +80,8 @@ def tiny_share(repeat: int) -> list[tuple[str, float, float]]:
     query, chunk = "What is the boiling point of water?", "Water boils at 100 degrees Celsius at sea level."
     answer = "Water boils at 100 degrees Celsius [S1]."
     ctexts = [chunk]
+    import numpy as np  # here, not at the top: the fresh-process child must load only what a text check does
+
     scores = np.array([0.82], dtype=np.float64)
     core_claims = claims_module._core  # the extension modules the public classes call
     core_gate = gate_module._core

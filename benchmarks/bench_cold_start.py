@@ -9,8 +9,9 @@ reports wall time and process CPU time; the table shows medians over `--processe
 
 - import (the package byte-compiled first, as `pip install` leaves it): `import numpy` alone, `import
   sufficient_context` alone, and `import sufficient_context` after NumPy is already imported and its OpenBLAS
-  threads have stopped spinning (what the package adds on top of NumPy). The first two include that spin (~0.1 s of
-  CPU on another core after NumPy loads): compare wall times there.
+  threads have stopped spinning. `import numpy` includes that spin (~0.1 s of CPU on another core after NumPy
+  loads): compare wall times there. The package loads NumPy only where arrays are made, so its import alone does
+  not (the line under the table counts the processes where it did).
 - constructors: `SufficientContextChecker()` and `ClaimCoverage()` right after the import, then each one's first
   call (`check_sufficiency`, `check_answer`) on a small case; for reference, reading and parsing the packaged TSVs
   (what building the English tables cost before they were compiled in).
