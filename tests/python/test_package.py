@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import textwrap
 from importlib import metadata, resources
 from pathlib import Path
 
@@ -42,30 +43,30 @@ def test_the_pipeline_and_query_log_load_on_first_use() -> None:
 def test_numpy_loads_only_where_arrays_are_made() -> None:
     # Text checks, their options and their validation run without NumPy (its import and OpenBLAS threads cost a
     # process ~75 ms and ~0.1 s of CPU); the first array input loads it, and the NumPy types are accepted after.
-    code = (
-        "import sys, sufficient_context as sc\n"
-        "def loaded(): return 'numpy' in sys.modules\n"
-        "assert not loaded()\n"
-        "chunks = [{'id': 'S1', 'content': 'The penalty for theft is seven years.', 'score': 0.9}, 'A second chunk.']\n"
-        "r = sc.SufficientContextChecker().check_sufficiency('What is the penalty for theft?', chunks)\n"
-        "a = sc.ClaimCoverage().check_answer('The penalty for theft is seven years [S1].', chunks)\n"
-        "assert a.is_grounded and r.score > 0, (a, r)\n"
-        "stats = sc.SufficiencyStats(); stats.record(r)\n"
-        "sc.EvidenceSufficiencyGate(threshold=0.5, strict_mode=True)\n"
-        "for bad in (True, '1'):\n"
-        "    try:\n"
-        "        sc.EvidenceSufficiencyGate(threshold=bad)\n"
-        "    except TypeError as e:\n"
-        "        assert 'threshold' in str(e)\n"
-        "    else:\n"
-        "        raise SystemExit(f'threshold={bad!r} accepted')\n"
-        "sc.Chunk(content='x', temperature=0.5)\n"
-        "assert not loaded(), 'a text check loaded numpy'\n"
-        "import numpy as np\n"
-        "g = sc.EvidenceSufficiencyGate(threshold=np.float32(0.5), strict_mode=np.bool_(True))\n"
-        "assert g.evaluate(np.array([0.7, 0.2, 0.1]))[0]\n"
-        "assert sc.evaluate_retrieval([np.float64(0.9), np.float32(0.8)], min_score=np.float64(0.5)).outcome\n"
-        "assert sc.Chunk(content='x', embedding=[1.0, 2.0]).embedding.dtype == np.float32\n"
+    code = textwrap.dedent(
+        """
+        import sys, sufficient_context as sc
+        chunks = [{"id": "S1", "content": "The penalty for theft is seven years.", "score": 0.9}, "A second chunk."]
+        r = sc.SufficientContextChecker().check_sufficiency("What is the penalty for theft?", chunks)
+        a = sc.ClaimCoverage().check_answer("The penalty for theft is seven years [S1].", chunks)
+        assert a.is_grounded and r.score > 0, (a, r)
+        sc.SufficiencyStats().record(r)
+        sc.EvidenceSufficiencyGate(threshold=0.5, strict_mode=True)
+        sc.Chunk(content="x", temperature=0.5)
+        def refusal(bad):
+            try:
+                sc.EvidenceSufficiencyGate(threshold=bad)
+            except TypeError as e:
+                return str(e)
+            return "accepted"
+        assert [refusal(bad)[:9] for bad in (True, "1")] == ["threshold"] * 2
+        assert "numpy" not in sys.modules, "a text check loaded NumPy"
+        import numpy as np
+        g = sc.EvidenceSufficiencyGate(threshold=np.float32(0.5), strict_mode=np.bool_(True))
+        assert g.evaluate(np.array([0.7, 0.2, 0.1]))[0]
+        assert sc.evaluate_retrieval([np.float64(0.9), np.float32(0.8)], min_score=np.float64(0.5)).outcome
+        assert sc.Chunk(content="x", embedding=[1.0, 2.0]).embedding.dtype == np.float32
+        """
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
