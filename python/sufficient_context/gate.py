@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Union, overload
 
-from ._args import bool_types, int_in_range, is_ndarray, real_types
+from ._args import bool_types, int_in_range, is_ndarray, numpy, real_types
 from ._core import gate as _core
 from .assembly import LOW_CONFIDENCE_BANNER
 from .chunks import Chunk, ChunkLike, as_chunks
@@ -296,7 +296,7 @@ class _PositionalIds(Sequence[str]):
 
 def _attention_vector(attention: Any, chunks: list[Chunk] | None) -> tuple[Sequence[str], NDArray[np.float64], bool]:
     """(ids, weights as float64, whether the input was a mapping), weights aligned with the evidence chunks."""
-    import numpy as np
+    np = numpy()  # every evaluate() comes here
 
     if type(attention) is np.ndarray and attention.dtype == np.float64 and attention.ndim == 1 and chunks is None:
         return _PositionalIds(attention.shape[0]), attention, False  # the common case, without the checks below
@@ -433,7 +433,7 @@ def _evidence_summary(
     ids: Sequence[str], weights: NDArray[np.float64], max_attention: float, chunks: list[Chunk] | None
 ) -> list[dict[str, Any]]:
     """The chunks with the most attention (at most _SUMMARY_LIMIT), with their citation metadata."""
-    import numpy as np
+    np = numpy()
 
     peak = float(weights.max()) if weights.size else 0.0
     if peak > 0:
