@@ -13,30 +13,33 @@ INT_MAX = 2**31 - 1  # counts beyond this are never meaningful, and the core's i
 # NumPy is imported only where arrays are made (importing it costs ~50-75 ms and starts OpenBLAS threads that spin
 # for ~0.1 s of CPU). Until something has imported it, no NumPy scalar or array can exist, so the type tests below
 # read it from sys.modules instead of importing it.
-_real_types: tuple[type[SupportsFloat], ...] | None = None
-_bool_types: tuple[type, ...] | None = None
+_real_types: tuple[type[SupportsFloat], ...] = (int, float)
+_bool_types: tuple[type, ...] = (bool,)
+_numpy_types_added = False
+
+
+def _add_numpy_types() -> None:
+    """Widens both tuples with NumPy's scalar types, once NumPy is loaded."""
+    global _real_types, _bool_types, _numpy_types_added
+    np = sys.modules.get("numpy")
+    if np is not None:
+        _real_types = (int, float, np.integer, np.floating)
+        _bool_types = (bool, np.bool_)
+        _numpy_types_added = True
 
 
 def real_types() -> tuple[type[SupportsFloat], ...]:
     """The real number types an argument may have: int, float and, once NumPy is loaded, its integer and floating
     scalars (bool is an int: callers refuse it first)."""
-    global _real_types
-    if _real_types is None:
-        np = sys.modules.get("numpy")
-        if np is None:
-            return (int, float)
-        _real_types = (int, float, np.integer, np.floating)
+    if not _numpy_types_added:
+        _add_numpy_types()
     return _real_types
 
 
 def bool_types() -> tuple[type, ...]:
     """bool and, once NumPy is loaded, numpy.bool_."""
-    global _bool_types
-    if _bool_types is None:
-        np = sys.modules.get("numpy")
-        if np is None:
-            return (bool,)
-        _bool_types = (bool, np.bool_)
+    if not _numpy_types_added:
+        _add_numpy_types()
     return _bool_types
 
 

@@ -341,8 +341,9 @@ def _mapping_vector(attention: Mapping[Any, Any], chunks: list[Chunk] | None) ->
     if array is not None and array.dtype.kind in "iuf" and array.ndim == 1 and bool not in set(map(type, raw)):
         values = array.astype(np.float64, copy=False)
     else:
+        bools, numbers = bool_types(), real_types()
         for key, value in zip(keys, raw):
-            if isinstance(value, bool_types()) or not isinstance(value, real_types()):
+            if isinstance(value, bools) or not isinstance(value, numbers):
                 raise TypeError(f"attention_distribution[{key!r}] must be a number; got {type(value).__name__}")
         values = np.array([float(v) for v in raw], dtype=np.float64)
     if keys and set(map(type, keys)) != {str}:
@@ -698,9 +699,10 @@ def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | No
     if isinstance(obj, (str, bytes, Mapping)) or not isinstance(obj, Iterable):
         raise TypeError(f"chunks_or_scores must be a sequence of chunks or of scores; got {type(obj).__name__}")
     items = list(obj)
-    if items and isinstance(items[0], real_types()) and not isinstance(items[0], bool):
+    numbers = real_types()
+    if items and isinstance(items[0], numbers) and not isinstance(items[0], bool):
         for i, x in enumerate(items):
-            if isinstance(x, bool) or not isinstance(x, real_types()):
+            if isinstance(x, bool) or not isinstance(x, numbers):
                 raise TypeError(f"chunks_or_scores[{i}] must be a number like the items before it; got "
                                 f"{type(x).__name__}")  # fmt: skip
         return _PositionalIds(len(items)), np.array(items, dtype=np.float64)

@@ -64,10 +64,11 @@ class TermStatistics:
     def from_mapping(cls, zipf: Mapping[str, float]) -> TermStatistics:
         """From ``{stem: zipf}`` (zipf = log10 of occurrences per billion words; 1.0 is rare, 7 is "the")."""
         pairs = []
+        numbers = real_types()
         for term, value in zipf.items():
             if not isinstance(term, str):
                 raise TypeError(f"term statistics keys must be str; got {type(term).__name__}")
-            if isinstance(value, bool) or not isinstance(value, real_types()):
+            if isinstance(value, bool) or not isinstance(value, numbers):
                 raise TypeError(f"zipf of {term!r} must be a number; got {type(value).__name__}")
             pairs.append((term, float(value)))
         return cls(_core.TermStatistics.from_pairs(pairs))
