@@ -13,6 +13,7 @@
 #include "checker/embedding_relevance.hpp"
 #include "checker/explain.hpp"
 #include "checker/ngram.hpp"
+#include "checker/query_prefixes.hpp"
 #include "checker/query_terms.hpp"
 #include "checker/scanner.hpp"
 #include "checker/signals.hpp"
@@ -29,11 +30,11 @@ struct Scratch {
   QueryAnalysis query;
   NgramRelevance relevance;
   CoverageSets sets;
-  std::vector<std::int32_t> slot_of_term;     // vocabulary term id -> query term index, or -1
-  std::vector<std::int32_t> group_of_prefix;  // vocabulary prefix id -> query prefix group, or -1
-  std::vector<std::uint32_t> seen;            // vocabulary term id -> epoch when seen in context
-  std::vector<std::uint32_t> bridge_epoch;    // vocabulary term id -> epoch when is_bridge was set
-  std::vector<char> is_bridge;                // a rare non-query term of the best sentence's chunk
+  std::vector<std::int32_t> slot_of_term;   // vocabulary term id -> query term index, or -1
+  QueryPrefixes prefixes;                   // the query's prefix groups
+  std::vector<std::uint32_t> seen;          // vocabulary term id -> epoch when seen in context
+  std::vector<std::uint32_t> bridge_epoch;  // vocabulary term id -> epoch when is_bridge was set
+  std::vector<char> is_bridge;              // a rare non-query term of the best sentence's chunk
   std::uint32_t epoch = 0;
   std::vector<std::uint32_t> context_terms;   // distinct context term ids, in order of appearance
   std::vector<std::uint32_t> flat_terms;      // context term ids by sentence (repeats kept)
@@ -52,26 +53,20 @@ struct Scratch {
   std::vector<double> scov;
 };
 
-// Marks the query's terms and prefixes in the scratch maps for one check and unmarks them after,
-// even on an exception, so the maps are all -1 between checks (no per-check clearing of maps as
-// large as the vocabulary).
+// Marks the query's terms in the scratch map for one check and unmarks them after, even on an
+// exception, so the map is all -1 between checks (no per-check clearing of a map as large as the
+// vocabulary).
 class QueryMarks {
  public:
   QueryMarks(Scratch& s, const Vocabulary& vocabulary) : s_(s) {
     if (s_.slot_of_term.size() < vocabulary.term_count()) {
       s_.slot_of_term.resize(vocabulary.term_count(), -1);
     }
-    if (s_.group_of_prefix.size() < vocabulary.prefix_count()) {
-      s_.group_of_prefix.resize(vocabulary.prefix_count(), -1);
-    }
   }
   QueryMarks(const QueryMarks&) = delete;
   QueryMarks& operator=(const QueryMarks&) = delete;
   ~QueryMarks() {
-    for (const QueryTerm& term : s_.query.terms) {
-      s_.slot_of_term[term.term] = -1;
-      if (term.prefix != kNoTerm) s_.group_of_prefix[term.prefix] = -1;
-    }
+    for (const QueryTerm& term : s_.query.terms) s_.slot_of_term[term.term] = -1;
   }
 
  private:
@@ -189,16 +184,16 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   const QueryMarks marks(s, vocabulary);
   s.group.assign(n_terms, -1);
   s.weights.resize(n_terms);
-  std::int32_t groups = 0;
+  s.prefixes.reset(n_terms);
   for (std::size_t t = 0; t < n_terms; ++t) {
     const QueryTerm& term = q.terms[t];
     s.slot_of_term[term.term] = static_cast<std::int32_t>(t);
     s.weights[t] = term.weight;
     if (term.prefix != kNoTerm) {
-      if (s.group_of_prefix[term.prefix] < 0) s.group_of_prefix[term.prefix] = groups++;
-      s.group[t] = s.group_of_prefix[term.prefix];
+      s.group[t] = s.prefixes.add(term.prefix, term_prefix(vocabulary.term(term.term)));
     }
   }
+  const bool any_prefix = !s.prefixes.empty();
   const bool use_embeddings = input.query_embedding != nullptr && input.chunk_embeddings != nullptr;
   const bool lexical = !use_embeddings;
   if (lexical) s.relevance.set_query(q.ngram_words, kRelevanceScale);
@@ -257,8 +252,10 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     if (is_query_term(s, term)) {
       s.sets.set_exact(set, static_cast<std::size_t>(s.slot_of_term[term]));
     }
-    if (info.prefix < s.group_of_prefix.size() && s.group_of_prefix[info.prefix] >= 0) {
-      s.sets.set_prefix(set, static_cast<std::size_t>(s.group_of_prefix[info.prefix]));
+    if (any_prefix && info.prefix != kNoTerm) {
+      const std::int32_t group =
+          s.prefixes.find(info.prefix, [&] { return vocabulary.term(term); });
+      if (group >= 0) s.sets.set_prefix(set, static_cast<std::size_t>(group));
     }
   };
   for (std::size_t c = 0; c < n; ++c) {

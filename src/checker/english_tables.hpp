@@ -86,15 +86,15 @@ struct SeedWord {
   std::uint32_t spelling;  // offset into SeedVocabulary::bytes
   std::uint32_t folded;    // offset into SeedVocabulary::bytes
   std::uint32_t term;      // id in SeedVocabulary::terms, or kNoTerm (a stop word)
-  std::uint32_t prefix;    // id in SeedVocabulary::prefixes, or kNoTerm
+  std::uint32_t prefix;    // prefix_hash of the term's first 5 code points, or kNoTerm
   std::uint8_t spelling_length;
   std::uint8_t folded_length;
   std::uint8_t term_length;  // code points
   std::uint8_t flags;        // bits 0-1: text::TokenKind; bit 2: negation cue
 };
 
-/// The common-English words analysed at build time, shared read-only by every Vocabulary. Term and
-/// prefix ids 0..count-1 are theirs; a vocabulary numbers its own terms from there on.
+/// The common-English words analysed at build time, shared read-only by every Vocabulary. Term ids
+/// 0..count-1 are theirs; a vocabulary numbers its own terms from there on.
 struct SeedVocabulary {
   const char* bytes = nullptr;
   const SeedWord* words = nullptr;
@@ -103,7 +103,6 @@ struct SeedVocabulary {
   std::uint32_t word_count = 0;
   std::uint32_t slot_count = 0;  // a power of two, or 0
   StaticStrings terms;
-  StaticStrings prefixes;
 };
 
 /// data/english_freq.tsv as TermStatistics::from_tsv reads it: stems in insertion order.

@@ -26,7 +26,7 @@ inline constexpr std::size_t kMaxQueryTerms = 512;
 /// One distinct query term.
 struct QueryTerm {
   std::uint32_t term = kNoTerm;    ///< vocabulary term id
-  std::uint32_t prefix = kNoTerm;  ///< vocabulary prefix id (terms of >= 5 code points)
+  std::uint32_t prefix = kNoTerm;  ///< prefix_hash of its first 5 code points (terms of >= 5)
   std::uint32_t length = 0;        ///< code points
   text::TokenKind kind = text::TokenKind::Word;
   double zipf = kUnknownZipf;  ///< from the statistics for words; kUnknownZipf otherwise

@@ -132,6 +132,10 @@ void lower_ascii(std::string_view s, char* out) noexcept {
 
 bool is_negation(std::string_view folded) noexcept { return negation_cue(folded); }
 
+std::string_view term_prefix(std::string_view term) noexcept {
+  return term.substr(0, measure(term, kPrefixLength).bytes);
+}
+
 Vocabulary::Vocabulary(const SeedVocabulary& seed)
     : seed_(&seed), stop_words_(&text::StopWords::english()) {}
 
@@ -237,11 +241,7 @@ WordInfo Vocabulary::analyze(const text::Token& token, std::string_view spelling
   const Prefix prefix = shape.ascii ? Prefix{std::min(term.size(), kPrefixLength), term.size()}
                                     : measure(term, kPrefixLength);
   info.term_length = static_cast<std::uint32_t>(prefix.code_points);
-  if (prefix.code_points >= kPrefixLength) {
-    const std::string_view head = term.substr(0, prefix.bytes);
-    const auto seeded = seed_->prefixes.find(head);
-    info.prefix = seeded ? *seeded : seed_->prefixes.count + prefixes_.intern(head);
-  }
+  if (prefix.code_points >= kPrefixLength) info.prefix = prefix_hash(term.substr(0, prefix.bytes));
   return info;
 }
 
@@ -252,7 +252,6 @@ void Vocabulary::clear() noexcept {
   entry_count_ = 0;
   strings_.clear();
   terms_.clear();
-  prefixes_.clear();
 }
 
 // One thread's vocabulary, counted in the cache budget.

@@ -27,7 +27,7 @@ inline constexpr std::size_t kPrefixLength = 5;  // code points compared by pref
 /// term's first five code points, whether it is a negation cue.
 struct WordInfo {
   std::uint32_t term = kNoTerm;    ///< id in the vocabulary's terms; kNoTerm for a stop word
-  std::uint32_t prefix = kNoTerm;  ///< id of the term's first 5 code points (terms of >= 5)
+  std::uint32_t prefix = kNoTerm;  ///< prefix_hash of the term's first 5 code points (>= 5)
   std::uint32_t term_length = 0;   ///< the term's length in code points
   std::uint32_t id = 0;            ///< index of this spelling in the vocabulary
   text::TokenKind kind = text::TokenKind::Word;
@@ -35,17 +35,28 @@ struct WordInfo {
   std::string_view folded;  ///< the token case-folded (U+2019 -> '), viewing the vocabulary's arena
 };
 
+/// A 32-bit hash of a term's first kPrefixLength code points (WordInfo::prefix), never kNoTerm.
+/// Prefixes are compared by this hash and then by their bytes (QueryPrefixes): interning every
+/// new term's prefix cost a probe and an insert per new word, for the few a query has.
+inline std::uint32_t prefix_hash(std::string_view head) noexcept {
+  const auto hash = static_cast<std::uint32_t>(text::hash_term(head));
+  return hash == kNoTerm ? hash - 1 : hash;
+}
+
+/// The first kPrefixLength code points of `term` (all of it when shorter).
+std::string_view term_prefix(std::string_view term) noexcept;
+
 /// Analyzes each distinct token once: case folding, English stop words, Porter2 stems for words,
 /// commas dropped from numbers, identifiers as folded. Later lookups of the same token bytes cost
-/// one hash probe. Terms and prefixes get dense ids, so term sets become integer sets.
+/// one hash probe. Terms get dense ids, so term sets become integer sets.
 ///
 /// Two layers: the seed (common English, analysed at build time from the packaged frequency table,
 /// static and shared read-only by every vocabulary: english_seed_vocabulary()) and this object's
 /// memo. A lookup reads the memo first (small and hot: one probe for a word seen before); a word
 /// new to the memo is then looked up in the seed, and only a word the seed lacks is analysed
-/// (folded, stemmed, its term and prefix interned) here. A seed word still gets a memo entry with
+/// (folded, stemmed, its term interned) here. A seed word still gets a memo entry with
 /// its spelling and folded form copied: a probe into the large, cold seed table costs several cache
-/// misses, a memo hit about one. The seed's terms and prefixes hold ids 0..n-1; the memo numbers
+/// misses, a memo hit about one. The seed's terms hold ids 0..n-1; the memo numbers
 /// only terms the seed lacks, from n on, so one term has one id across both layers. Not
 /// thread-safe: each thread uses its own (see VocabularyLease); the seed needs no lock.
 class Vocabulary {
@@ -87,11 +98,6 @@ class Vocabulary {
   std::string_view term(std::uint32_t id) const {
     return id < seed_->terms.count ? seed_->terms.at(id) : terms_.terms()[id - seed_->terms.count];
   }
-  /// The 5-code-point prefix of an id from WordInfo::prefix.
-  std::string_view prefix(std::uint32_t id) const {
-    return id < seed_->prefixes.count ? seed_->prefixes.at(id)
-                                      : prefixes_.terms()[id - seed_->prefixes.count];
-  }
   /// The id of `term` if the seed holds it or some token has produced it; kNoTerm otherwise.
   /// Never inserts.
   std::uint32_t find_term(std::string_view term) const noexcept {
@@ -107,9 +113,8 @@ class Vocabulary {
     const auto id = terms_.find_hashed(hash, term);
     return id ? seed_->terms.count + *id : kNoTerm;
   }
-  /// Term and prefix ids are below these (the seed's and this memo's together).
+  /// Term ids are below this (the seed's and this memo's together).
   std::size_t term_count() const noexcept { return seed_->terms.count + terms_.size(); }
-  std::size_t prefix_count() const noexcept { return seed_->prefixes.count + prefixes_.size(); }
   /// Distinct token spellings in this memo (seed words looked up included).
   std::size_t size() const noexcept { return entry_count_; }
   /// Of those, the spellings the seed lacked, analysed here.
@@ -123,8 +128,8 @@ class Vocabulary {
     return slots_.capacity() * sizeof(Slot) +
            entry_blocks_.size() * kEntriesPerBlock * sizeof(Entry) +
            entry_blocks_.capacity() * sizeof(entry_blocks_[0]) + strings_.memory_bytes() +
-           terms_.memory_bytes() + prefixes_.memory_bytes() + heap_bytes(fold_buffer_) +
-           heap_bytes(stem_buffer_.heap) + heap_bytes(number_buffer_);
+           terms_.memory_bytes() + heap_bytes(fold_buffer_) + heap_bytes(stem_buffer_.heap) +
+           heap_bytes(number_buffer_);
   }
 
   /// Forgets this memo (its ids become invalid; the seed's stay).
@@ -169,8 +174,7 @@ class Vocabulary {
   // Spellings and folded surfaces. Only copies: a spelling reaches insert() once (the slots already
   // tell it apart), so indexing these too would cost a probe per new word for nothing.
   text::StringArena strings_;
-  text::TermInterner terms_;     // terms (stems, numbers, identifiers)
-  text::TermInterner prefixes_;  // first 5 code points of terms
+  text::TermInterner terms_;  // terms (stems, numbers, identifiers)
   std::string fold_buffer_;
   text::StemBuffer stem_buffer_;
   std::string number_buffer_;

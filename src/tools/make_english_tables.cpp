@@ -221,9 +221,8 @@ void write_seed(Writer& w, std::ostream& out, const ck::TermStatistics& stats, b
   out << "const SeedWord seed_words[] = {" << words.str() << "\n{0u,0u,0u,0u,0,0,0,0}};\n";
   w.u64("seed_slots", seed.slots);
   const std::string terms = w.table("seed_terms", seed.terms);
-  const std::string prefixes = w.table("seed_prefixes", seed.prefixes);
   out << "constexpr SeedVocabulary kSeed{seed_bytes, seed_words, seed_slots, " << seed.words.size()
-      << "u, " << seed.slots.size() << "u, " << terms << ", " << prefixes << "};\n\n";
+      << "u, " << seed.slots.size() << "u, " << terms << "};\n\n";
 }
 
 }  // namespace

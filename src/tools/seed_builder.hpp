@@ -108,7 +108,6 @@ class SeedBuilder {
     std::vector<SeedWord> words;
     std::vector<std::uint64_t> slots;  // (hash >> 32) << 32 | (word index + 1)
     OwnedStrings terms;
-    OwnedStrings prefixes;
 
     /// A view valid while this object lives unchanged.
     SeedVocabulary view() const {
@@ -117,8 +116,7 @@ class SeedBuilder {
               slots.data(),
               static_cast<std::uint32_t>(words.size()),
               static_cast<std::uint32_t>(slots.size()),
-              terms.view(),
-              prefixes.view()};
+              terms.view()};
     }
   };
 
@@ -131,14 +129,10 @@ class SeedBuilder {
       slots[slot] = (hashes_[i] >> 32) << 32 | (i + 1);
     }
     std::vector<std::string> terms;
-    std::vector<std::string> prefixes;
     for (std::uint32_t id = 0; id < vocabulary_.term_count(); ++id) {
       terms.emplace_back(vocabulary_.term(id));
     }
-    for (std::uint32_t id = 0; id < vocabulary_.prefix_count(); ++id) {
-      prefixes.emplace_back(vocabulary_.prefix(id));
-    }
-    return {bytes_, words_, std::move(slots), OwnedStrings(terms), OwnedStrings(prefixes)};
+    return {bytes_, words_, std::move(slots), OwnedStrings(terms)};
   }
 
  private:

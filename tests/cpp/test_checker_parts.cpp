@@ -14,6 +14,7 @@
 #include "checker/explain.hpp"
 #include "checker/ngram.hpp"
 #include "checker/python_str.hpp"
+#include "checker/query_prefixes.hpp"
 #include "checker/reference_score.hpp"
 #include "checker/scanner.hpp"
 #include "checker/sentence_split.hpp"
@@ -516,4 +517,62 @@ TEST(CheckerBucketCounts, ClearAfterFewOrManyAddsCountsLikeANewTable) {
     }
     EXPECT_EQ(reused.distinct(), fresh.distinct());
   }
+}
+
+// Prefix groups are numbered in the order the query's prefixes first come; a term is found in the
+// group whose prefix it starts with, read only on a hash match; prefixes that share a hash stay
+// apart (forced here: the hash is the caller's), and multi-byte prefixes match whole.
+TEST(QueryPrefixes, GroupsByHashThenBytes) {
+  ck::QueryPrefixes prefixes;
+  prefixes.reset(4);
+  EXPECT_TRUE(prefixes.empty());
+  EXPECT_EQ(prefixes.add(7, "walki"), 0);
+  EXPECT_EQ(prefixes.add(7, "walke"), 1);  // the same hash, other bytes: a group of its own
+  EXPECT_EQ(prefixes.add(9, "caf\u00e9s"), 2);
+  EXPECT_EQ(prefixes.add(7, "walki"), 0);  // seen before: its group again
+  EXPECT_FALSE(prefixes.empty());
+  int reads = 0;
+  const auto find = [&](std::uint32_t hash, std::string_view term) {
+    return prefixes.find(hash, [&] {
+      ++reads;
+      return term;
+    });
+  };
+  EXPECT_EQ(find(7, "walking"), 0);
+  EXPECT_EQ(find(7, "walker"), 1);
+  EXPECT_EQ(find(7, "walzer"), -1);
+  EXPECT_EQ(find(9, "caf\u00e9s-bar"), 2);
+  EXPECT_EQ(find(9, "caf\u00e9"), -1);  // shorter than the prefix
+  reads = 0;
+  EXPECT_EQ(find(8, "walking"), -1);  // no slot holds hash 8: the term is not read
+  EXPECT_EQ(reads, 0);
+  // A new check forgets them all; numbering starts over.
+  prefixes.reset(1);
+  EXPECT_TRUE(prefixes.empty());
+  EXPECT_EQ(find(7, "walking"), -1);
+  EXPECT_EQ(prefixes.add(9, "caf\u00e9s"), 0);
+  // As many distinct prefixes as reset() allowed, all found again.
+  prefixes.reset(300);
+  for (std::uint32_t i = 0; i < 300; ++i) {
+    ASSERT_EQ(prefixes.add(i % 5, "p" + std::to_string(1000 + i)), static_cast<std::int32_t>(i));
+  }
+  for (std::uint32_t i = 0; i < 300; ++i) {
+    const std::string term = "p" + std::to_string(1000 + i) + "x";
+    ASSERT_EQ(find(i % 5, term), static_cast<std::int32_t>(i));
+  }
+}
+
+// The prefix a word's analysis hashes: its first five code points.
+TEST(QueryPrefixes, TermPrefixIsFiveCodePoints) {
+  EXPECT_EQ(ck::term_prefix("walking"), "walki");
+  EXPECT_EQ(ck::term_prefix("walk"), "walk");
+  EXPECT_EQ(ck::term_prefix("\u00e9t\u00e9s\u00e9t\u00e9"), "\u00e9t\u00e9s\u00e9");
+  EXPECT_NE(ck::prefix_hash("walki"), ck::kNoTerm);
+  using K = sc::text::TokenKind;
+  ck::Vocabulary vocabulary;
+  const ck::WordInfo walkers = vocabulary.lookup(sc::text::Token{"Walkers", 0, K::Word});
+  EXPECT_EQ(vocabulary.term(walkers.term), "walker");
+  EXPECT_EQ(walkers.prefix, ck::prefix_hash("walke"));
+  // The stem "walk" has fewer than five: no prefix.
+  EXPECT_EQ(vocabulary.lookup(sc::text::Token{"walking", 0, K::Word}).prefix, ck::kNoTerm);
 }

@@ -64,7 +64,8 @@ void expect_general_analysis(ck::Vocabulary& vocabulary, const tx::Token& token)
   EXPECT_EQ(info.term_length, code_points(term)) << token.text;
   if (code_points(term) >= ck::kPrefixLength) {
     ASSERT_NE(info.prefix, ck::kNoTerm) << token.text;
-    EXPECT_EQ(vocabulary.prefix(info.prefix), head(term, ck::kPrefixLength)) << token.text;
+    EXPECT_EQ(ck::term_prefix(term), head(term, ck::kPrefixLength)) << token.text;
+    EXPECT_EQ(info.prefix, ck::prefix_hash(head(term, ck::kPrefixLength))) << token.text;
   } else {
     EXPECT_EQ(info.prefix, ck::kNoTerm) << token.text;
   }
