@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +23,7 @@ class QueryPrefixes {
     slots_.assign(size, Slot{});
     bytes_.clear();
     groups_ = 0;
+    filter_ = 0;
   }
 
   /// The group of the prefix `head` (hash `hash`), numbered next when new. At most the `terms`
@@ -38,24 +38,18 @@ class QueryPrefixes {
     slots_[at] = Slot{hash, static_cast<std::uint32_t>(bytes_.size()),
                       static_cast<std::uint32_t>(head.size()), groups_};
     bytes_.append(head);
+    filter_ |= filter_bit(hash);
     return groups_++;
   }
 
   /// The group of the term whose prefix hashes to `hash`, or -1. `term()` gives the term's bytes,
-  /// read only when a slot's hash matches: the term is in a group when it starts with the group's
-  /// prefix (UTF-8 cannot start with the bytes of whole code points yet split them differently).
+  /// read only when the filter lets the hash by. Inline, it is one bit test (it runs for every
+  /// context token); the probe is out of line, so the scan loop stays small.
   template <class Term>
   std::int32_t find(std::uint32_t hash, const Term& term) const {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t at = hash & mask; slots_[at].group >= 0; at = (at + 1) & mask) {
-      const Slot& s = slots_[at];
-      if (s.hash != hash) continue;
-      const std::string_view t = term();
-      if (t.size() >= s.length && std::memcmp(t.data(), bytes_.data() + s.offset, s.length) == 0) {
-        return s.group;
-      }
-    }
-    return -1;
+    // Most context terms share no prefix with the query: one bit test rules them out.
+    if ((filter_ & filter_bit(hash)) == 0) return -1;
+    return probe(hash, term());
   }
 
   /// Whether the query has no prefix group.
@@ -64,12 +58,28 @@ class QueryPrefixes {
  private:
   static constexpr std::size_t kMinSlots = 16;
 
+  // Bit `hash >> 26` (the bits the slot index uses least) of a one-word filter.
+  static constexpr std::uint64_t filter_bit(std::uint32_t hash) noexcept {
+    return std::uint64_t{1} << (hash >> 26);
+  }
+
   struct Slot {
     std::uint32_t hash = 0;
     std::uint32_t offset = 0;  // of the prefix in bytes_
     std::uint32_t length = 0;
     std::int32_t group = -1;  // -1: empty
   };
+
+  // A term is in a group when it starts with the group's prefix (UTF-8 cannot start with the bytes
+  // of whole code points yet split them differently).
+  [[gnu::noinline]] std::int32_t probe(std::uint32_t hash, std::string_view term) const noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = hash & mask; slots_[at].group >= 0; at = (at + 1) & mask) {
+      const Slot& s = slots_[at];
+      if (s.hash == hash && term.substr(0, s.length) == bytes(s)) return s.group;
+    }
+    return -1;
+  }
 
   std::string_view bytes(const Slot& s) const noexcept {
     return std::string_view(bytes_).substr(s.offset, s.length);
@@ -78,6 +88,7 @@ class QueryPrefixes {
   std::vector<Slot> slots_ = std::vector<Slot>(kMinSlots);
   std::string bytes_;
   std::int32_t groups_ = 0;
+  std::uint64_t filter_ = 0;  // filter_bit() of every prefix added
 };
 
 }  // namespace sc::checker

@@ -520,8 +520,9 @@ TEST(CheckerBucketCounts, ClearAfterFewOrManyAddsCountsLikeANewTable) {
 }
 
 // Prefix groups are numbered in the order the query's prefixes first come; a term is found in the
-// group whose prefix it starts with, read only on a hash match; prefixes that share a hash stay
-// apart (forced here: the hash is the caller's), and multi-byte prefixes match whole.
+// group whose prefix it starts with, read only when the filter lets its hash by; prefixes that
+// share a hash stay apart (forced here: the hash is the caller's), and multi-byte prefixes match
+// whole.
 TEST(QueryPrefixes, GroupsByHashThenBytes) {
   ck::QueryPrefixes prefixes;
   prefixes.reset(4);
@@ -543,8 +544,9 @@ TEST(QueryPrefixes, GroupsByHashThenBytes) {
   EXPECT_EQ(find(7, "walzer"), -1);
   EXPECT_EQ(find(9, "caf\u00e9s-bar"), 2);
   EXPECT_EQ(find(9, "caf\u00e9"), -1);  // shorter than the prefix
+  EXPECT_EQ(find(8, "walking"), -1);    // no slot holds hash 8
   reads = 0;
-  EXPECT_EQ(find(8, "walking"), -1);  // no slot holds hash 8: the term is not read
+  EXPECT_EQ(find(0xFC000007u, "walking"), -1);  // a filter bit no prefix set: the term is not read
   EXPECT_EQ(reads, 0);
   // A new check forgets them all; numbering starts over.
   prefixes.reset(1);
