@@ -1,34 +1,20 @@
 #include "claims/answer_coverage.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cstdio>
 #include <optional>
 #include <stdexcept>
-#include <system_error>
 
 #include "claims/claim_analysis.hpp"
 #include "claims/claim_support.hpp"
 #include "claims/key_table.hpp"
 #include "claims/workspace.hpp"
+#include "common/fixed2.hpp"
 #include "common/parallel_for.hpp"
 #include "common/quoted.hpp"
 #include "text/citations.hpp"
 
 namespace sc::claims {
 namespace {
-
-std::string fixed2(double value) {
-  // "%.2f": std::to_chars rounds as printf does in the "C" locale, without its overhead.
-  char buffer[64];
-  const auto [end, ec] =
-      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 2);
-  if (ec != std::errc()) {
-    std::snprintf(buffer, sizeof buffer, "%.2f", value);
-    return buffer;
-  }
-  return std::string(buffer, end);
-}
 
 /// Fills `ids` (cleared) with chunk id -> input index; two chunks with one id are an error (a
 /// citation could not say which).
