@@ -232,6 +232,19 @@ TEST(CheckerDefault, NumbersIdentifiersVariantsAndPrefixes) {
   EXPECT_DOUBLE_EQ(r.doc_coverage, (6.0 + 0.75 * 6.0 + 0.5 * 6.0) / 30.0);
 }
 
+// Prefix groups (five code points, compared by hash then bytes): a multi-byte prefix matches
+// whole, one code point off does not, and two query terms sharing a prefix share its group.
+TEST(CheckerDefault, PrefixGroupsMatchWholeCodePoints) {
+  const ck::SufficiencyChecker checker = make_checker(ck::Scoring::kDefault);
+  EXPECT_EQ(checker.check(input("\u00c9coliers", {"Les \u00e9coli\u00e8res."})).missing_aspects,
+            Strings{"Query term '\u00e9coliers' only partly matched in context"});
+  EXPECT_EQ(checker.check(input("\u00e9coliers", {"Les \u00e9coles."})).missing_aspects.front(),
+            "Query term '\u00e9coliers' not found in context");
+  EXPECT_EQ(checker.check(input("photosynthesis photosynthetic", {"Photons."})).missing_aspects,
+            (Strings{"Query term 'photosynthesis' only partly matched in context",
+                     "Query term 'photosynthetic' only partly matched in context"}));
+}
+
 TEST(CheckerDefault, NegationMismatchCostsCoverage) {
   const ck::SufficiencyChecker checker = make_checker(ck::Scoring::kDefault);
   const ck::CheckResult negated =
