@@ -2,6 +2,7 @@
 /// bytes.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,7 +24,7 @@ class QueryPrefixes {
     slots_.assign(size, Slot{});
     bytes_.clear();
     groups_ = 0;
-    filter_ = 0;
+    filter_.fill(0);
   }
 
   /// The group of the prefix `head` (hash `hash`), numbered next when new. At most the `terms`
@@ -38,18 +39,18 @@ class QueryPrefixes {
     slots_[at] = Slot{hash, static_cast<std::uint32_t>(bytes_.size()),
                       static_cast<std::uint32_t>(head.size()), groups_};
     bytes_.append(head);
-    filter_ |= filter_bit(hash);
+    filter_[filter_word(hash)] |= filter_bit(hash);
     return groups_++;
   }
 
   /// The group of the term whose prefix hashes to `hash`, or -1. `term()` gives the term's bytes,
-  /// read only when the filter lets the hash by. Inline, it is one bit test (it runs for every
-  /// context token); the probe is out of line, so the scan loop stays small.
+  /// read only when a slot's hash matches. Inline, it is one bit test (it runs for every context
+  /// token); the probe is out of line, so the scan loop stays small.
   template <class Term>
   std::int32_t find(std::uint32_t hash, const Term& term) const {
     // Most context terms share no prefix with the query: one bit test rules them out.
-    if ((filter_ & filter_bit(hash)) == 0) return -1;
-    return probe(hash, term());
+    if ((filter_[filter_word(hash)] & filter_bit(hash)) == 0) return -1;
+    return probe(hash, term);
   }
 
   /// Whether the query has no prefix group.
@@ -58,9 +59,11 @@ class QueryPrefixes {
  private:
   static constexpr std::size_t kMinSlots = 16;
 
-  // Bit `hash >> 26` (the bits the slot index uses least) of a one-word filter.
+  // A 256-bit filter addressed by the hash's top eight bits (the slot index uses the low ones):
+  // with a question's few prefixes, ~2% of other terms get past it.
+  static constexpr std::size_t filter_word(std::uint32_t hash) noexcept { return hash >> 30; }
   static constexpr std::uint64_t filter_bit(std::uint32_t hash) noexcept {
-    return std::uint64_t{1} << (hash >> 26);
+    return std::uint64_t{1} << (hash >> 24 & 63U);
   }
 
   struct Slot {
@@ -72,11 +75,14 @@ class QueryPrefixes {
 
   // A term is in a group when it starts with the group's prefix (UTF-8 cannot start with the bytes
   // of whole code points yet split them differently).
-  [[gnu::noinline]] std::int32_t probe(std::uint32_t hash, std::string_view term) const noexcept {
+  template <class Term>
+  [[gnu::noinline]] std::int32_t probe(std::uint32_t hash, const Term& term) const {
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t at = hash & mask; slots_[at].group >= 0; at = (at + 1) & mask) {
       const Slot& s = slots_[at];
-      if (s.hash == hash && term.substr(0, s.length) == bytes(s)) return s.group;
+      if (s.hash != hash) continue;
+      const std::string_view t = term();
+      if (t.substr(0, s.length) == bytes(s)) return s.group;
     }
     return -1;
   }
@@ -88,7 +94,7 @@ class QueryPrefixes {
   std::vector<Slot> slots_ = std::vector<Slot>(kMinSlots);
   std::string bytes_;
   std::int32_t groups_ = 0;
-  std::uint64_t filter_ = 0;  // filter_bit() of every prefix added
+  std::array<std::uint64_t, 4> filter_{};  // filter_bit() of every prefix added
 };
 
 }  // namespace sc::checker

@@ -520,9 +520,8 @@ TEST(CheckerBucketCounts, ClearAfterFewOrManyAddsCountsLikeANewTable) {
 }
 
 // Prefix groups are numbered in the order the query's prefixes first come; a term is found in the
-// group whose prefix it starts with, read only when the filter lets its hash by; prefixes that
-// share a hash stay apart (forced here: the hash is the caller's), and multi-byte prefixes match
-// whole.
+// group whose prefix it starts with, read only when a slot's hash matches; prefixes that share a
+// hash stay apart (forced here: the hash is the caller's), and multi-byte prefixes match whole.
 TEST(QueryPrefixes, GroupsByHashThenBytes) {
   ck::QueryPrefixes prefixes;
   prefixes.reset(4);
@@ -544,10 +543,10 @@ TEST(QueryPrefixes, GroupsByHashThenBytes) {
   EXPECT_EQ(find(7, "walzer"), -1);
   EXPECT_EQ(find(9, "caf\u00e9s-bar"), 2);
   EXPECT_EQ(find(9, "caf\u00e9"), -1);  // shorter than the prefix
-  EXPECT_EQ(find(8, "walking"), -1);    // no slot holds hash 8
   reads = 0;
-  EXPECT_EQ(find(0xFC000007u, "walking"), -1);  // a filter bit no prefix set: the term is not read
-  EXPECT_EQ(reads, 0);
+  EXPECT_EQ(find(8, "walking"), -1);  // past the filter (the bit of 7 and 9), but no slot holds 8
+  EXPECT_EQ(find(0xFC000007u, "walking"), -1);  // a filter bit no prefix set
+  EXPECT_EQ(reads, 0);                          // neither read the term
   // A new check forgets them all; numbering starts over.
   prefixes.reset(1);
   EXPECT_TRUE(prefixes.empty());
