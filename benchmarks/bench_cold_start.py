@@ -28,6 +28,9 @@ reports wall time and process CPU time; the table shows medians over `--processe
   A second table splits both passes into tenths of the rows, beside the words new to the process in each tenth:
   a fit of extra time against new words separates what each new word costs from what every row costs more in
   pass 1 whatever its words.
+- `--against PKG_DIR` compares two builds: the first-sight processes alternate between this build and the other
+  (process by process, on the same samples), and a last table prints both ratios with their quartiles and the
+  median of the per-sample differences.
 """
 
 from __future__ import annotations
@@ -142,8 +145,10 @@ print(json.dumps(out))
 """
 
 
-def run(code: str, *args: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False)
+def run(code: str, *args: str, pythonpath: str | None = None) -> dict[str, Any]:
+    """The child's last line of output, as JSON; with `pythonpath`, the child imports that build instead."""
+    env = None if pythonpath is None else {**os.environ, "PYTHONPATH": pythonpath}
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise SystemExit(f"child failed ({done.returncode}):\n{done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -173,6 +178,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--processes", type=int, default=7, help="fresh processes per measurement (default 7)")
     parser.add_argument("--rows", type=int, default=300, help="squad2 rows per first-sight process (default 300)")
+    parser.add_argument(
+        "--against",
+        metavar="PKG_DIR",
+        help="another build's package directory (like build/dev-NAME/pkg): first-sight processes alternate between "
+        "it and this build on the same samples; both ratios are printed",
+    )
     args = parser.parse_args()
     if args.processes < 1 or args.rows < 1:
         parser.error("--processes and --rows must be at least 1")
@@ -183,6 +194,11 @@ def main() -> None:
     if spec is None or spec.origin is None:
         raise SystemExit("sufficient_context is not importable: set PYTHONPATH to a build's pkg directory")
     compileall.compile_dir(os.path.dirname(spec.origin), quiet=1)
+    if args.against is not None:
+        against = os.path.abspath(args.against)
+        if not os.path.isfile(os.path.join(against, "sufficient_context", "__init__.py")):
+            parser.error(f"--against {args.against!r} holds no sufficient_context package")
+        compileall.compile_dir(os.path.join(against, "sufficient_context"), quiet=1)
 
     print(f"# {cpu_model()} ({isa()}), {len(os.sched_getaffinity(0))} usable cores, Python {platform.python_version()}")
     print(f"# medians of {args.processes} fresh processes; ms wall / ms process CPU\n")
@@ -208,7 +224,13 @@ def main() -> None:
     numpy_loaded = sum(1 for s in package if s["numpy_loaded"])
     print(f"\nNumPy loaded by `import sufficient_context`: {numpy_loaded}/{k} processes")
 
-    sight = [run(FIRST_SIGHT, str(data), str(args.rows), str(seed)) for seed in range(k)]
+    # With --against, the two builds take turns, process by process, on the same sample: a sitting's drift (this
+    # host's ratio moves by several points between sittings) then reaches both alike.
+    sight, other = [], []
+    for seed in range(k):
+        sight.append(run(FIRST_SIGHT, str(data), str(args.rows), str(seed)))
+        if args.against is not None:
+            other.append(run(FIRST_SIGHT, str(data), str(args.rows), str(seed), pythonpath=against))
     first_wall, first_cpu = median_of(sight, "first")
     again_wall, again_cpu = median_of(sight, "again")
     ratios_cpu = sorted(s["first"]["cpu"] / s["again"]["cpu"] - 1 for s in sight)
@@ -246,6 +268,30 @@ def main() -> None:
     fit = statistics.linear_regression(xs, ys)
     print(f"\nleast squares over the tenths: extra = {fit.slope * 1e3:.2f} us per new word + {fit.intercept:.2f} ms "
           f"per tenth ({fit.intercept * 10:.1f} of {sum(ys):.1f} ms not tied to new words)")  # fmt: skip
+    if other:
+        compare(sight, other, os.path.dirname(os.path.dirname(spec.origin)), against)
+
+
+def compare(sight: list[dict[str, Any]], other: list[dict[str, Any]], this_path: str, other_path: str) -> None:
+    """Both builds' first sight, from processes that alternated on the same samples (thread CPU time)."""
+
+    def ratios(samples: list[dict[str, Any]]) -> list[float]:
+        return [s["first"]["thread"] / s["again"]["thread"] - 1 for s in samples]
+
+    print("\nthis build against --against, processes alternated on the same samples (thread CPU):\n")
+    print("| build | first sight ms | seen before ms | first / seen - 1: median (quartiles) | page faults, pass 1 |")
+    print("|---|---|---|---|---|")
+    for label, samples in ((f"this (`{this_path}`)", sight), (f"--against (`{other_path}`)", other)):
+        first = statistics.median(s["first"]["thread"] for s in samples) * 1e3
+        seen = statistics.median(s["again"]["thread"] for s in samples) * 1e3
+        r = ratios(samples)
+        q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0], r[0], r[0]]
+        faults = statistics.median(s["first"]["faults"] for s in samples)
+        print(f"| {label} | {first:.1f} | {seen:.1f} | {statistics.median(r):+.1%} ({q[0]:+.1%}, {q[2]:+.1%}) | "
+              f"{faults:.0f} |")  # fmt: skip
+    paired = [a - b for a, b in zip(ratios(sight), ratios(other))]
+    difference = statistics.median(paired) * 100
+    print(f"\nthis minus --against, median of the per-sample differences: {difference:+.1f} points")
 
 
 if __name__ == "__main__":
