@@ -133,12 +133,7 @@ void lower_ascii(std::string_view s, char* out) noexcept {
 bool is_negation(std::string_view folded) noexcept { return negation_cue(folded); }
 
 std::string_view term_prefix(std::string_view term) noexcept {
-  std::size_t pos = 0;
-  for (std::size_t n = 0; n < kPrefixLength && pos < term.size(); ++n) {
-    const auto byte = static_cast<unsigned char>(term[pos]);
-    pos += byte < 0x80 ? 1 : text::decode_utf8(term, pos).length;
-  }
-  return term.substr(0, pos);
+  return term.substr(0, measure(term, kPrefixLength).bytes);
 }
 
 Vocabulary::Vocabulary(const SeedVocabulary& seed)
