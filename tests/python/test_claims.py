@@ -3,13 +3,14 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import re
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import sufficient_context
@@ -549,6 +550,13 @@ DEFAULT = rc.Checker(zipf=ZIPF, relations=RELATIONS)
 REFERENCE = rc.Checker(mode="reference")
 
 
+def oracle_domain(text: str) -> str:
+    """`text` with each lone line break made a space: the oracle's sentence splitter models paragraphs split by blank
+    lines, not the core's line rules (a period ending a line ends a sentence: "ab.\nu" is two sentences to the core,
+    one to the oracle; see _reference_sentences.py)."""
+    return re.sub(r"(?<!\n)\n(?!\n)", " ", text)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(claim=texts(), chunk=texts(40))
 def test_support_equals_oracle_on_vocabulary(claim: str, chunk: str) -> None:
@@ -558,7 +566,11 @@ def test_support_equals_oracle_on_vocabulary(claim: str, chunk: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(claim=st.text(SAFE_ALPHABET, max_size=60), chunk=st.text(SAFE_ALPHABET, max_size=120))
+@given(
+    claim=st.text(SAFE_ALPHABET, max_size=60).map(oracle_domain),
+    chunk=st.text(SAFE_ALPHABET, max_size=120).map(oracle_domain),
+)
+@example(claim="A:U", chunk="\u00aa.\n\nu")  # found with a lone line break ("\u00aa.\nu"): outside the oracle's domain
 def test_support_equals_oracle_on_random_text(claim: str, chunk: str) -> None:
     for cc, oracle in ((ClaimCoverage(), DEFAULT), (ClaimCoverage(mode="reference"), REFERENCE)):
         got = core.support_scores(cc._config, claim, [chunk])[0]
