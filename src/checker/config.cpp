@@ -1,7 +1,8 @@
 #include "checker/config.hpp"
 
+#include <array>
+#include <charconv>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -10,11 +11,17 @@
 namespace sc::checker {
 namespace {
 
+// As Python's repr names a float in its own errors: the shortest form that reads back as the
+// same double ("0.8", not "0.80000000000000004"; "100.0" for an integral value), whatever the
+// C locale.
 std::string repr(double value) {
-  std::ostringstream out;
-  out.precision(17);
-  out << value;
-  return out.str();
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  std::array<char, 32> buffer{};
+  const auto end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value).ptr;
+  std::string out(buffer.data(), end);
+  if (out.find_first_not_of("-0123456789") == std::string::npos) out += ".0";
+  return out;
 }
 
 double* weight_slot(Weights& weights, std::string_view name) noexcept {
