@@ -601,7 +601,8 @@ def default_score(
         parts.append(min(1.0, max(0.0, temp_mean / 50)))  # a negative temperature must not push density below 0
     density = sum(parts) / len(parts)
 
-    n = len(chunks)
+    n_blank = sum(1 for c in chunks if not str(c["content"]).strip())  # says nothing: not a context
+    n = len(chunks) - n_blank
     count = min(n / min_contexts, 1.0)
 
     signals: dict[str, float] = {"coverage": coverage, "relevance": relevance, "density": density, "count": count}
@@ -653,7 +654,9 @@ def default_score(
         aspects.append(f"Best supporting sentence holds an antonym of query term '{surface[contradicted]}'")
     if density < 0.5:
         aspects.append("Retrieved context lacks detailed information")
-    if count < 1.0:
+    if count < 1.0 and n_blank:
+        aspects.append(f"Only {n} context(s) with text, need {min_contexts} ({n_blank} blank)")
+    elif count < 1.0:
         aspects.append(f"Only {n} context(s), need {min_contexts}")
     factors: list[str] = []
     if doc_cov > 0.7:

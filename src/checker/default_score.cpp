@@ -218,6 +218,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   s.sentence_negated.clear();
   std::size_t n_tokens = 0;
   std::size_t n_content = 0;
+  std::size_t n_blank = 0;  // empty or whitespace-only chunks: not counted as contexts
   for (std::size_t c = 0; c < n; ++c) s.sets.add_set();  // sets 0..n-1: the chunks
   // Sentence state; sets n, n+1, ...: the sentences in order.
   std::size_t set = 0;
@@ -266,6 +267,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
       begin_sentence(c);
     });
     if (sentences == 0) {  // a blank chunk: the provisional sentence holds nothing, drop it
+      ++n_blank;
       s.sets.pop_set();
       s.sentence_begin.pop_back();
       s.sentence_chunk.pop_back();
@@ -420,7 +422,8 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
 
   // --- density, count, recency, score
   const double density = density_signal(n_content, n_tokens, input.temperatures, n);
-  const double count = count_signal(n, min_contexts);
+  // A blank chunk says nothing: it must not make up min_contexts.
+  const double count = count_signal(n - n_blank, min_contexts);
   std::optional<double> recency;
   if (input.timestamps != nullptr) {
     recency =
@@ -487,7 +490,9 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
                         q.terms[static_cast<std::size_t>(contradicted)].surface, "'"));
   }
   if (density < 0.5) result.missing_aspects.emplace_back(explain::kThinContext);
-  if (count < 1.0) result.missing_aspects.push_back(explain::too_few_contexts(n, min_contexts));
+  if (count < 1.0) {
+    result.missing_aspects.push_back(explain::too_few_contexts(n - n_blank, min_contexts, n_blank));
+  }
   if (doc_cov > 0.7) {
     result.confidence_factors.push_back("Good keyword coverage (" + explain::percent(doc_cov) +
                                         ")");

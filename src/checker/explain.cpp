@@ -29,8 +29,12 @@ std::string percent(double x) {
   return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string("nan%");
 }
 
-std::string too_few_contexts(std::size_t n, long long min_contexts) {
-  return "Only " + std::to_string(n) + " context(s), need " + std::to_string(min_contexts);
+std::string too_few_contexts(std::size_t n, long long min_contexts, std::size_t blank) {
+  if (blank == 0) {
+    return "Only " + std::to_string(n) + " context(s), need " + std::to_string(min_contexts);
+  }
+  return "Only " + std::to_string(n) + " context(s) with text, need " +
+         std::to_string(min_contexts) + " (" + std::to_string(blank) + " blank)";
 }
 
 std::string quoted(std::string_view prefix, std::string_view term, std::string_view suffix) {

@@ -10,8 +10,9 @@ namespace sc::checker::explain {
 /// Python's f"{x:.0%}": x * 100 rounded half-to-even to an integer, then '%'.
 std::string percent(double x);
 
-/// "Only N context(s), need M".
-std::string too_few_contexts(std::size_t n, long long min_contexts);
+/// "Only N context(s), need M"; with blank chunks (default scoring, which does not count them):
+/// "Only N context(s) with text, need M (B blank)".
+std::string too_few_contexts(std::size_t n, long long min_contexts, std::size_t blank = 0);
 
 inline constexpr std::string_view kNoContext = "No relevant context found";
 inline constexpr std::string_view kThinContext = "Retrieved context lacks detailed information";

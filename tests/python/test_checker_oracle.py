@@ -98,6 +98,13 @@ def test_reference_scoring_equals_the_original_formula(query: str, chunks: list[
     {"content": "Zorbalx was never in section 420.", "temperature": 20.0}],
     min_contexts=3, recency_days=30.0, weights=None)  # fmt: skip
 @example(query="zorblax", chunks=[{"content": "zorblaz"}], min_contexts=1, recency_days=365.0, weights=None)
+@example(
+    query="zorblax",
+    chunks=[{"content": "Zorblax."}, {"content": ""}, {"content": " \n\u3000\u2028"}],
+    min_contexts=3,
+    recency_days=365.0,
+    weights=None,
+)  # fmt: skip (blank chunks are not contexts)
 @example(query="photosynthesis", chunks=[{"content": "Photosynthetic."}], min_contexts=1, recency_days=365.0,
          weights=None)  # fmt: skip
 @example(query="Isn't cheating punished?", chunks=[{"content": "Cheating is punished. Not here."}],

@@ -123,6 +123,26 @@ def test_an_empty_query_is_an_error_and_one_without_key_terms_says_so() -> None:
     assert result.signals["coverage"] == 0.0
 
 
+def test_blank_chunks_do_not_make_up_min_contexts() -> None:
+    # An empty retrieved page is accepted (a retriever can return one) but holds no context: with one chunk of
+    # text and two blank ones, min_contexts=3 is not met, and the reason says why.
+    fact = "The Eiffel Tower is 330 metres tall."
+    checker = sc.SufficientContextChecker(min_contexts=3)
+    padded = checker.check_sufficiency("How tall is the Eiffel Tower?", [fact, "", " \n\t\u3000"])
+    alone = checker.check_sufficiency("How tall is the Eiffel Tower?", [fact])
+    assert padded.signals["count"] == alone.signals["count"] == pytest.approx(1 / 3)
+    assert padded.score == pytest.approx(alone.score)
+    assert padded.missing_aspects[-1] == "Only 1 context(s) with text, need 3 (2 blank)"
+    assert alone.missing_aspects[-1] == "Only 1 context(s), need 3"
+    blank = checker.check_sufficiency("How tall is the Eiffel Tower?", ["", "  "])
+    assert blank.level is sc.Level.INSUFFICIENT
+    assert blank.signals["count"] == 0.0
+    assert blank.missing_aspects[-1] == "Only 0 context(s) with text, need 3 (2 blank)"
+    # Reference scoring reproduces the original design, which counts every chunk.
+    reference = sc.SufficientContextChecker(min_contexts=3, scoring="reference")
+    assert reference.check_sufficiency("How tall is the Eiffel Tower?", [fact, "", " "]).signals["count"] == 1.0
+
+
 @pytest.mark.parametrize("value", [2**70, -(2**70), 2**31])
 def test_integers_too_wide_for_the_core_are_named(value: int) -> None:
     with pytest.raises(ValueError, match=r"min_contexts must be an int in \[1, 2147483647\]"):
