@@ -119,6 +119,7 @@ def test_check_reads_jsonl_a_folder_and_stdin_and_prints_json(tmp_path: Path, ch
         (["check", "-c", "-"], '["a"]', "Missing option '--query'"),
         (["check", "-q", "x", "-c", "-", "--fail-on", "never"], '["a"]', "Invalid value for '--fail-on'"),
         (["claims", "-a", "-", "-c", "-"], "", "--answer and --contexts cannot both read stdin"),
+        (["claims", "-a", "nope.txt", "-c", "-"], '["a"]', "--answer: 'nope.txt' is not a file"),
         (["frobnicate"], None, "No such command 'frobnicate'"),
     ],
 )

@@ -84,11 +84,19 @@ def load_contexts(spec: str, argument: str = "--contexts") -> list[Chunk]:
         raise InputError(f"{argument}: {exc}") from None
 
 
+# A value with one of these suffixes and no space is a file name, not an answer: a typo in it must not be checked as
+# the answer's text.
+_ANSWER_FILE_SUFFIXES = (".txt", ".md", ".json", ".jsonl", ".text", ".markdown")
+
+
 def read_answer(value: str, argument: str = "--answer") -> str:
-    """The answer: '-' reads stdin, an existing file path is read, anything else is the answer itself."""
+    """The answer: '-' reads stdin, an existing file path is read, anything else is the answer itself (but a missing
+    file name, a single word ending in .txt, .md, .json..., is an error)."""
     if value == "-":
         return sys.stdin.read()
     path = Path(value)
     if len(value) < 4096 and "\n" not in value and path.is_file():
         return _text_of(path, argument)
+    if not any(c.isspace() for c in value) and value.lower().endswith(_ANSWER_FILE_SUFFIXES):
+        raise InputError(f"{argument}: {value!r} is not a file (pass the answer's text, a file, or - for stdin)")
     return value
