@@ -205,6 +205,17 @@ def test_the_model_saying_the_documentation_lacks_it_is_a_refusal() -> None:
     assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
 
 
+@pytest.mark.parametrize("draft", ["[S1]", "[S1] [S2].", "  [S1][S2]  ", ""])
+def test_an_answer_of_citation_markers_only_answers_nothing(draft: str) -> None:
+    # Nothing in "[S1]" can be unsupported, so the claim check covers it; the pipeline must still not call it an
+    # answer.
+    result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder(draft))
+    assert result.status == "insufficient_evidence"
+    assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+    short = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder("Yes [S1]. [S1]."))
+    assert short.status.startswith("answered")
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Prompts, configuration, envelope, log
 # ---------------------------------------------------------------------------------------------------------------------
@@ -260,6 +271,16 @@ def test_envelope_serialises_and_renders() -> None:
     assert 'data-status="answered"' in page
     assert "ipc.pdf" in page
     assert pickle.loads(pickle.dumps(sc.GroundedAnswerer())).min_score == 0.2
+
+
+def test_the_retrieval_gate_step_takes_any_chunks() -> None:
+    answerer = sc.GroundedAnswerer()
+    gating, evidence = answerer.retrieval_gate(SCORED)  # plain dicts, as answer() takes them
+    assert gating["passing_chunks"] == [c.id for c in evidence]
+    assert evidence == [c for c in sc.as_chunks(SCORED) if c.id in gating["passing_chunks"]]
+    assert answerer.retrieval_gate(sc.as_chunks(SCORED)) == (gating, evidence)
+    with pytest.raises(ValueError, match=r"chunks\[0\]\.score must be finite"):
+        answerer.retrieval_gate([{"content": "x", "score": float("nan")}])
 
 
 def test_bad_input_is_named() -> None:

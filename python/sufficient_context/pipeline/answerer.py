@@ -22,6 +22,8 @@ from ..chunks import Chunk, ChunkLike, as_chunks
 from ..claims import ClaimCoverage, ClaimResult, keep_covered
 from ..config import ON_UNSUPPORTED, ConfigSource, load_pipeline_config
 from ..gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate
+from ..sentences import strip_citations
+from ..text import count_tokens
 from .envelope import GroundedAnswer
 from .extractive import extractive_answer
 from .generators import Generator, as_generator
@@ -245,7 +247,7 @@ class GroundedAnswerer:
              "reason": c.reason, "kept": id(c) in kept_ids}
             for c in report.claims
         )  # fmt: skip
-        if not any(not c.is_meta for c in kept) or not final:
+        if not any(_says_something(c) for c in kept) or not final:
             return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
                                 gating=gating, sufficiency=result, checks=checks,
                                 removed=removed, claims=validation)  # fmt: skip
@@ -263,12 +265,18 @@ class GroundedAnswerer:
 
     # -- steps ---------------------------------------------------------------------------------------------------
 
-    def retrieval_gate(self, chunks: Sequence[Chunk]) -> tuple[dict[str, Any], list[Chunk]]:
+    def retrieval_gate(self, chunks: Iterable[ChunkLike]) -> tuple[dict[str, Any], list[Chunk]]:
         """The first step of :meth:`answer`: the retrieval gate's decision as a dict, and the chunks that go on to the
-        check and the model (those reaching min_score; all of them when gating is disabled)."""
-        decision = self.gate.evaluate_retrieval(chunks, self.min_score, self.min_chunks, self.weak_score)
+        check and the model (those reaching min_score; all of them when gating is disabled). Takes any chunks
+        :func:`as_chunks` takes."""
+        given: list[Chunk]
+        if isinstance(chunks, list) and all(type(c) is Chunk for c in chunks):
+            given = chunks  # answer() passes what as_chunks made
+        else:
+            given = as_chunks(chunks, argument="chunks")
+        decision = self.gate.evaluate_retrieval(given, self.min_score, self.min_chunks, self.weak_score)
         passing = set(decision.passing_chunks)
-        evidence = [c for c in chunks if str(c.id) in passing] if decision.gating_enabled else list(chunks)
+        evidence = [c for c in given if str(c.id) in passing] if decision.gating_enabled else list(given)
         gating = decision.to_dict()
         return gating, evidence
 
@@ -365,6 +373,12 @@ def sufficiency_fields(result: SufficiencyResult) -> dict[str, Any]:
         "factors": list(result.confidence_factors),
         "missing": list(result.missing_aspects),
     }
+
+
+def _says_something(claim: ClaimResult) -> bool:
+    """A kept claim sentence holding a word besides its citation markers: "[S1]." alone is covered (nothing in it
+    can be unsupported) but answers nothing."""
+    return not claim.is_meta and count_tokens(strip_citations(claim.sentence)) > 0
 
 
 def _is_refusal(answer: str) -> bool:
