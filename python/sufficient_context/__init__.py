@@ -50,19 +50,28 @@ _LAZY = {
 }
 
 
+# Subpackages reachable as attributes (`sc.pipeline.STATUSES`) without importing them first, also on first use.
+_SUBPACKAGES = frozenset(
+    {"cli", "deliberation", "display", "evaluation", "integrations", "pipeline", "querylog", "retrieval", "scale",
+     "server", "testing"}
+)  # fmt: skip
+
+
 def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f".{name}", __name__)  # the import binds it in this module too
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | _SUBPACKAGES)
 
 
 __version__ = "0.1.0"
