@@ -112,7 +112,7 @@ def load_checker_config(source: ConfigSource) -> dict[str, Any]:
 
 
 def _section_from_file(path: str) -> Any:
-    document = _document_from_file(path)
+    document = read_document(path)
     if not isinstance(document, Mapping) or SECTION not in document:
         raise ValueError(f"{path!r} has no top-level {SECTION!r} section")
     return document[SECTION]
@@ -217,7 +217,7 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
     if isinstance(source, Mapping):
         document: Any = source
     elif isinstance(source, (str, os.PathLike)):
-        document = _document_from_file(os.fspath(source))
+        document = read_document(os.fspath(source))
     else:
         raise TypeError(f"source must be a path or a mapping; got {type(source).__name__}")
     if document is None:
@@ -238,14 +238,10 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
     }
 
 
-def _document_from_file(path: str) -> Any:
-    """The parsed YAML document of a regular file; malformed YAML is a ValueError naming the file and the line."""
-    try:
-        import yaml  # optional: only YAML files need it
-    except ImportError:
-        raise ImportError(
-            f"reading {path!r} needs PyYAML: pip install pyyaml (or pass the settings as a mapping)"
-        ) from None
+def read_document(path: str) -> Any:
+    """The parsed document of a regular file: YAML with PyYAML; without it, a JSON file (JSON is YAML, and
+    `calibrate` writes it) still reads, and anything else is an ImportError naming the extra. Malformed YAML is a
+    ValueError naming the file and the line."""
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
@@ -254,14 +250,30 @@ def _document_from_file(path: str) -> Any:
         raise ValueError(f"cannot read configuration {path!r}: it is not a regular file")
     try:
         with open(path, encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+            text = fh.read()
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"configuration {path!r} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read configuration {path!r}: {exc.strerror}") from None
+    try:
+        import yaml  # optional: only YAML files need it
+    except ImportError:
+        import json
+
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise ImportError(
+                f"reading {path!r} needs PyYAML: pip install 'sufficient-context[yaml]' (a JSON file or a mapping "
+                "needs nothing)"
+            ) from None
+    try:
+        return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ValueError(f"configuration {path!r} is not valid YAML{where}: {problem}") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"configuration {path!r} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
 
 
 def _section(value: Any, where: str, keys: tuple[str, ...]) -> Mapping[str, Any]:

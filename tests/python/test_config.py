@@ -102,9 +102,16 @@ def test_yaml_missing_gives_an_install_hint(tmp_path: Path, monkeypatch: pytest.
     path = tmp_path / "g.yaml"
     path.write_text("sufficient_context: {}\n", encoding="utf-8")
     monkeypatch.setitem(sys.modules, "yaml", None)  # makes `import yaml` raise ImportError
-    with pytest.raises(ImportError, match="pip install pyyaml"):
+    with pytest.raises(ImportError, match=r"pip install 'sufficient-context\[yaml\]'"):
         SufficientContextChecker.from_config(path)
     assert SufficientContextChecker.from_config({"min_contexts": 2}).min_contexts == 2  # mappings need no YAML
+    # JSON is YAML (what `calibrate` writes): it reads without PyYAML, and so does the gateway's configuration.
+    (tmp_path / "c.yaml").write_text('{"sufficient_context": {"min_contexts": 3}}', encoding="utf-8")
+    assert SufficientContextChecker.from_config(tmp_path / "c.yaml").min_contexts == 3
+    from sufficient_context.server.settings import ServerSettings
+
+    (tmp_path / "s.yaml").write_text('{"server": {"port": 8123, "top_k": 3}}', encoding="utf-8")
+    assert ServerSettings.load(tmp_path / "s.yaml").port == 8123
 
 
 def test_bad_source_type() -> None:

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..config import read_document
+
 __all__ = ["API_KEY_VARIABLE", "ServerSettings", "UpstreamSettings"]
 
 API_KEY_VARIABLE = "SC_API_KEY"
@@ -163,12 +165,7 @@ class ServerSettings:
 
 
 def _read_yaml(path: str) -> Mapping[str, Any]:
-    try:
-        import yaml
-    except ImportError:
-        raise ImportError("reading a YAML configuration needs PyYAML: pip install pyyaml") from None
-    with open(path, encoding="utf-8") as handle:
-        document = yaml.safe_load(handle)
+    document = read_document(path)
     if document is None:
         return {}
     if not isinstance(document, Mapping):
