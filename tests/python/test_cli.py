@@ -317,6 +317,24 @@ def test_eval_writes_results_summary_and_report_and_reports_bad_rows(tmp_path: P
     assert json.loads(as_json.stdout)["rows"] == 24
 
 
+def test_eval_without_the_report_extra_writes_what_it_can_and_says_so(tmp_path: Path) -> None:
+    data = tmp_path / "turns.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in _labelled_rows()[:4]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['matplotlib'] = None  # as if the [report] extra were not installed\n"
+        f"sys.argv = ['sufficient-context', 'eval', {str(data)!r}, '--out', {str(out)!r}]\n"
+        "runpy.run_module('sufficient_context', run_name='__main__')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "no report.html" in done.stderr
+    assert "[report]" in done.stderr
+    assert f"wrote {out}/results.jsonl and summary.json" in done.stdout.replace("\n", "")
+    assert sorted(p.name for p in out.iterdir()) == ["results.jsonl", "summary.json"]
+
+
 def test_calibrate_writes_a_config_that_from_config_reads(tmp_path: Path) -> None:
     data = tmp_path / "labelled.jsonl"
     data.write_text("\n".join(json.dumps(r) for r in _labelled_rows()) + "\n", encoding="utf-8")

@@ -214,6 +214,7 @@ def eval_(
         console=Console(stderr=True),
         disable=json_out,
     )
+    report = out is not None
     with progress:
         task = progress.add_task("evaluating", total=dataset.stat().st_size)
         try:
@@ -229,12 +230,13 @@ def eval_(
             if out is None:
                 raise
             click.echo(f"sufficient-context: no report.html: {exc}", err=True)
+            report = False
             summary = evaluate_file(dataset, out, checker=checker, coverage=coverage, threads=workers, report=False)
     document = summary.to_dict()
     if json_out:
         render.print_json(document)
         return
-    render.evaluation(document, None if out is None else os.fspath(out))
+    render.evaluation(document, None if out is None else os.fspath(out), report=report)
     if verbose:
         render.print_json(document)
 
@@ -261,12 +263,14 @@ def _eval_on_ray(
         ray_module()
     except ImportError as exc:
         raise InputError(f"--engine ray: {exc}") from None
+    report = True
     try:
         summary = run(dataset, out, config=config, address=address, threads=workers or 1)
     except ImportError as exc:  # the report's plots need the [report] extra; results and summary still come
         if out is None:
             raise
         click.echo(f"sufficient-context: no report.html: {exc}", err=True)
+        report = False
         summary = run(dataset, out, config=config, address=address, threads=workers or 1, report=False)
     document = summary.to_dict()
     if json_out:
@@ -274,7 +278,8 @@ def _eval_on_ray(
         return
     render.evaluation(document, None)
     if out is not None:
-        click.echo(f"wrote {os.fspath(out)}/results/ (Parquet), summary.json and report.html")
+        written = "summary.json and report.html" if report else "summary.json"
+        click.echo(f"wrote {os.fspath(out)}/results/ (Parquet), {written}")
     if verbose:
         render.print_json(document)
 

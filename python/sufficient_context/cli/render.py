@@ -124,7 +124,7 @@ def answer(result: GroundedAnswer, retrieved: int, verbose: bool) -> None:
         out.print(f"gate: {escape(str(result.gating))}")
 
 
-def evaluation(summary: dict[str, Any], out_dir: str | None) -> None:
+def evaluation(summary: dict[str, Any], out_dir: str | None, *, report: bool = True) -> None:
     out = console()
     out.print(f"{summary['rows']} rows evaluated, {summary['bad_rows']} bad rows")
     for example in summary["bad_row_examples"][:5]:
@@ -149,7 +149,8 @@ def evaluation(summary: dict[str, Any], out_dir: str | None) -> None:
                 kinds.add_row(escape(kind), str(k["rows"]), _num(k["auroc"]), _num(k["confusion"]["accuracy"]))
             out.print(kinds)
     if out_dir:
-        out.print(f"wrote {escape(out_dir)}/results.jsonl, summary.json and report.html")
+        written = "results.jsonl, summary.json and report.html" if report else "results.jsonl and summary.json"
+        out.print(f"wrote {escape(out_dir)}/{written}")
 
 
 def _num(x: float | None) -> str:
