@@ -260,8 +260,10 @@ def read_document(path: str) -> Any:
     except ImportError:
         import json
 
+        # YAML comment lines (calibrate's header) cannot be inside a JSON value: no JSON string spans lines.
+        body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
         try:
-            return json.loads(text)
+            return json.loads(body)
         except ValueError:
             raise ImportError(
                 f"reading {path!r} needs PyYAML: pip install 'sufficient-context[yaml]' (a JSON file or a mapping "

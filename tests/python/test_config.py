@@ -106,7 +106,7 @@ def test_yaml_missing_gives_an_install_hint(tmp_path: Path, monkeypatch: pytest.
         SufficientContextChecker.from_config(path)
     assert SufficientContextChecker.from_config({"min_contexts": 2}).min_contexts == 2  # mappings need no YAML
     # JSON is YAML (what `calibrate` writes): it reads without PyYAML, and so does the gateway's configuration.
-    (tmp_path / "c.yaml").write_text('{"sufficient_context": {"min_contexts": 3}}', encoding="utf-8")
+    (tmp_path / "c.yaml").write_text('# fitted\n{"sufficient_context": {"min_contexts": 3}}\n', encoding="utf-8")
     assert SufficientContextChecker.from_config(tmp_path / "c.yaml").min_contexts == 3
     from sufficient_context.server.settings import ServerSettings
 
