@@ -22,9 +22,12 @@ def _add_numpy_types() -> None:
     """Widens both tuples with NumPy's scalar types, once NumPy is loaded."""
     global _real_types, _bool_types, _numpy_types_added
     np = sys.modules.get("numpy")
-    if np is not None:
-        _real_types = (int, float, np.integer, np.floating)
-        _bool_types = (bool, np.bool_)
+    # Another thread may be importing NumPy right now: a module still initialising lacks these names. No NumPy
+    # scalar can reach us before they exist, so the plain types serve until the import has finished.
+    integer, floating, bool_ = (getattr(np, name, None) for name in ("integer", "floating", "bool_"))
+    if integer is not None and floating is not None and bool_ is not None:
+        _real_types = (int, float, integer, floating)
+        _bool_types = (bool, bool_)
         _numpy_types_added = True
 
 
@@ -92,13 +95,22 @@ def int_in_range(value: Any, name: str, minimum: int = 1, maximum: int = INT_MAX
     return number
 
 
+def as_float(value: Any, name: str) -> float:
+    """float(value) for a value already known to be a real number: an integer too large for a float is a
+    ValueError naming `name`, not a bare OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be finite; got an integer too large for a float") from None
+
+
 def finite_or_none(value: Any, name: str) -> float | None:
     """None, or `value` as a finite float (any real number type but bool); TypeError / ValueError naming `name`."""
     if value is None:
         return None
     if isinstance(value, bool) or not hasattr(value, "__float__") or isinstance(value, (str, bytes, complex)):
         raise TypeError(f"{name} must be a number or None; got {type(value).__name__}")
-    number = float(value)
+    number = as_float(value, name)
     if not math.isfinite(number):
         raise ValueError(f"{name} must be finite; got {number!r}")
     return number

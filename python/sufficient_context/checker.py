@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, TypedDict, Union
 
-from ._args import bool_types, int_in_range, real_types
+from ._args import as_float, bool_types, int_in_range, real_types
 from ._core import checker as _core
 from ._word_relations import english_word_relations
 from .chunks import Chunk, ChunkLike, all_str, as_chunks, plain_ids_and_contents
@@ -818,7 +818,7 @@ def _now_seconds(now: NowLike) -> float:
         return (now if now.tzinfo is not None else now.replace(tzinfo=timezone.utc)).timestamp()
     if isinstance(now, bool) or not isinstance(now, real_types()):
         raise TypeError(f"now must be a datetime or POSIX seconds; got {type(now).__name__}")
-    value = float(now)
+    value = as_float(now, "now")
     if not math.isfinite(value):
         raise ValueError(f"now must be finite; got {value}")
     return value
@@ -827,7 +827,7 @@ def _now_seconds(now: NowLike) -> float:
 def _real(value: Any, name: str) -> float:
     if isinstance(value, bool_types()) or not isinstance(value, real_types()):
         raise TypeError(f"{name} must be a number; got {type(value).__name__}")
-    return float(value)
+    return as_float(value, name)
 
 
 def _thresholds(value: Any) -> tuple[float, float]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Union
 
-from ._args import finite_or_none, real_types
+from ._args import as_float, finite_or_none, real_types
 
 if TYPE_CHECKING:  # imported where embeddings are read
     import numpy as np
@@ -134,13 +134,20 @@ def plain_ids_and_contents(items: list[Any], argument: str) -> tuple[list[str] |
             type(content) is not str
             or not _SLOW_KEYS.isdisjoint(obj)
             or (chunk_id is not None and type(chunk_id) is not str)
-            or (score is not None and (type(score) not in (float, int) or not math.isfinite(score)))
+            or (score is not None and not _plain_score(score))
         ):
             return None
         contents.append(content)
         ids.append(f"S{i + 1}" if chunk_id is None else chunk_id)
     check_unique_ids(ids, argument)  # the rule as_chunks applies on the slow path
     return ids, contents
+
+
+def _plain_score(score: object) -> bool:
+    """A finite float, or an int a float holds (a huge one takes the slow path, which names it)."""
+    if type(score) is float:
+        return math.isfinite(score)
+    return type(score) is int and -(2**53) <= score <= 2**53
 
 
 def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
@@ -268,7 +275,7 @@ def _timestamp(value: Any, where: str) -> datetime | None:
         except ValueError:
             raise ValueError(f"{where} is not an ISO-8601 date or datetime: {value!r}") from None
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        if not math.isfinite(value):
+        if not math.isfinite(as_float(value, where)):
             raise ValueError(f"{where} must be finite; got {value}")
         try:
             stamp = datetime.fromtimestamp(value, tz=timezone.utc)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Union
 
 from . import sentences as _sentences
-from ._args import int_in_range, str_tuple, text_of
+from ._args import as_float, int_in_range, str_tuple, text_of
 from ._core import claims as _core
 from ._word_relations import english_word_relations
 from .chunks import ChunkLike, as_chunks, plain_ids_and_contents
@@ -220,7 +220,7 @@ def _require_str(value: object, name: str) -> str:
 def _unit(value: object, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number; got {type(value).__name__}")
-    number = float(value)
+    number = as_float(value, name)
     if math.isnan(number) or not 0.0 <= number <= 1.0:
         raise ValueError(f"{name} must be in [0, 1]; got {number}")
     return number

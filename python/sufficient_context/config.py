@@ -25,6 +25,8 @@ import stat
 from collections.abc import Mapping
 from typing import Any, Union
 
+from ._args import as_float
+
 __all__ = [
     "ANSWERING_KEYS",
     "ANSWERING_SECTION",
@@ -125,7 +127,7 @@ def _bool(value: Any, name: str) -> bool:
 
 
 def _number(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(as_float(value, name)):
         raise ValueError(f"{name} must be a finite number; got {value!r}")
     return float(value)
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Union, overload
 
-from ._args import bool_types, int_in_range, is_ndarray, numpy, real_types
+from ._args import as_float, bool_types, int_in_range, is_ndarray, numpy, real_types
 from ._core import gate as _core
 from .assembly import LOW_CONFIDENCE_BANNER
 from .chunks import Chunk, ChunkLike, as_chunks
@@ -82,7 +82,7 @@ def _decimal_difference(a: float, b: float) -> float:
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, real_types()):
         raise TypeError(f"{name} must be a number; got {type(value).__name__}")
-    return float(value)
+    return as_float(value, name)
 
 
 class EvidenceSufficiencyGate:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-from ._args import bool_types
+from ._args import as_float, bool_types
 
 __all__ = ["LATENCY_BUCKETS_SECONDS", "LEVELS", "EvidenceGatingStats", "SufficiencyStats"]
 
@@ -24,7 +24,7 @@ _METRIC_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
 def _real(value: Any, name: str) -> float:
     if isinstance(value, bool) or (not isinstance(value, (int, float)) and not hasattr(value, "__float__")):
         raise TypeError(f"{name} must be a number; got {type(value).__name__}")
-    return float(value)
+    return as_float(value, name)
 
 
 def _level_name(level: Any) -> str:

@@ -6,6 +6,9 @@ import json
 import math
 import os
 import pickle
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -360,3 +363,47 @@ def test_an_answer_past_max_sentences_is_refused_before_any_work() -> None:
     assert pickle.loads(pickle.dumps(unbounded)) == unbounded
     with pytest.raises(ValueError, match="max_sentences"):
         sc.ClaimCoverage(max_sentences=0)
+
+
+HUGE = 10**400  # an int no float holds
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: sc.as_chunks([{"content": "x", "score": HUGE}]), r"chunks\[0\]\.score"),
+        (lambda: sc.as_chunks([{"content": "x", "temperature": HUGE}]), r"chunks\[0\]\.temperature"),
+        (lambda: sc.as_chunks([{"content": "x", "timestamp": HUGE}]), r"chunks\[0\]\.timestamp"),
+        (lambda: sc.SufficientContextChecker(recency_days=HUGE), "recency_days"),
+        (lambda: sc.SufficientContextChecker(weights={"coverage": HUGE}), r"weights\['coverage'\]"),
+        (lambda: sc.SufficientContextChecker(thresholds=(HUGE, 0.1)), r"thresholds\[0\] \(sufficient\)"),
+        (lambda: sc.SufficientContextChecker().check_sufficiency("tea", ["tea"], now=HUGE), "now"),
+        (lambda: sc.ClaimCoverage(min_overlap=HUGE), "min_overlap"),
+        (lambda: sc.EvidenceSufficiencyGate(threshold=HUGE), "threshold"),
+        (lambda: sc.evaluate_retrieval([0.5], min_score=HUGE), "min_score"),
+        (lambda: sc.GroundedAnswerer(min_score=HUGE), "min_score"),
+    ],
+)
+def test_an_integer_too_large_for_a_float_is_named(call: Any, name: str) -> None:
+    with pytest.raises(ValueError, match=name + " must be finite; got an integer too large for a float"):
+        call()
+
+
+def test_numpy_being_imported_by_another_thread_is_not_read_half_made() -> None:
+    # While another thread imports NumPy, sys.modules holds a module that lacks its names yet; a number check then
+    # must not raise AttributeError (it used to: "partially initialized module 'numpy' has no attribute 'integer'").
+    code = textwrap.dedent(
+        """
+        import sys, types
+        sys.modules["numpy"] = types.ModuleType("numpy")  # what a half-imported NumPy looks like
+        import sufficient_context as sc
+        from sufficient_context import _args
+        assert _args.real_types() == (int, float) and _args.bool_types() == (bool,)
+        sc.EvidenceSufficiencyGate().set_threshold(0.5)
+        del sys.modules["numpy"]
+        import numpy as np
+        assert np.integer in _args.real_types() and np.bool_ in _args.bool_types()
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .._args import as_float
 from .._core import deliberation as _core
 from .patterns import ANSWER_CUE_PATTERNS, INSUFFICIENT_CONTEXT_PATTERNS, QUESTION_CLAUSE_PATTERNS
 
@@ -63,7 +64,7 @@ def _patterns(value: Any, name: str) -> tuple[str, ...]:
 def _threshold(value: Any, name: str = "threshold") -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number in [0, 1]; got {type(value).__name__}")
-    if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+    if not (math.isfinite(as_float(value, name)) and 0.0 <= value <= 1.0):
         raise ValueError(f"{name} must be in [0, 1]; got {value!r}")
     return float(value)
 

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .._args import as_float
 from ..assembly import (
     CAVEAT,
     DECLINE_TEMPLATE,
@@ -354,7 +355,7 @@ def _relabel(chunk: Chunk, label: str) -> Chunk:
 
 
 def _finite(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(as_float(value, name)):
         raise ValueError(f"{name} must be a finite number; got {value!r}")
     return float(value)
 
