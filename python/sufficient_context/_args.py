@@ -6,7 +6,10 @@ import math
 import operator
 import sys
 from collections.abc import Iterable
-from typing import Any, SupportsFloat
+from typing import TYPE_CHECKING, Any, SupportsFloat
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 INT_MAX = 2**31 - 1  # counts beyond this are never meaningful, and the core's integers must hold them
 
@@ -102,6 +105,20 @@ def as_float(value: Any, name: str) -> float:
         return float(value)
     except OverflowError:
         raise ValueError(f"{name} must be finite; got an integer too large for a float") from None
+
+
+def real_array(value: Any, dtype: Any, name: str) -> NDArray[Any]:
+    """`value` as a NumPy array of `dtype`, refusing what a cast would silently change: complex numbers (the
+    imaginary part dropped), strings ("1" read as 1.0), booleans and objects. TypeError naming `name`."""
+    np = numpy()
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
+    if array.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must be an array of real numbers; got {array.dtype} values")
+    converted: NDArray[Any] = array.astype(dtype, copy=False)
+    return converted
 
 
 def finite_or_none(value: Any, name: str) -> float | None:

@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, TypedDict, Union
 
-from ._args import as_float, bool_types, int_in_range, real_types
+from ._args import as_float, bool_types, int_in_range, real_array, real_types
 from ._core import checker as _core
 from ._word_relations import english_word_relations
 from .chunks import Chunk, ChunkLike, all_str, as_chunks, plain_ids_and_contents
@@ -787,10 +787,7 @@ class _Prepared:
 def _query_vector(value: Any) -> NDArray[np.float64]:
     import numpy as np
 
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"query_embedding must be a 1-D array of numbers: {exc}") from None
+    array = real_array(value, np.float64, "query_embedding")
     if array.ndim != 1 or array.shape[0] == 0:
         raise ValueError(f"query_embedding must be a non-empty 1-D array; got shape {array.shape}")
     bad = np.flatnonzero(~np.isfinite(array))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Union
 
-from ._args import as_float, finite_or_none, real_types
+from ._args import as_float, finite_or_none, real_array, real_types
 
 if TYPE_CHECKING:  # imported where embeddings are read
     import numpy as np
@@ -250,10 +250,7 @@ def _embedding(value: Any, where: str) -> NDArray[np.float32] | None:
         return None
     import numpy as np
 
-    try:
-        array = np.asarray(value, dtype=np.float32)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{where} must be a 1-D array of numbers: {exc}") from None
+    array = real_array(value, np.float32, where)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"{where} must be a non-empty 1-D array; got shape {array.shape}")
     bad = np.flatnonzero(~np.isfinite(array))

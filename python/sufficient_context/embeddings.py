@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
+from ._args import real_array
+
 if TYPE_CHECKING:  # NumPy is imported when a model is used
     import numpy as np
     from numpy.typing import NDArray
@@ -131,11 +133,9 @@ def _as_array(value: Any, kind: str) -> NDArray[Any]:
     if hasattr(value, "detach") and hasattr(value, "cpu"):  # a torch tensor (encode without convert_to_numpy)
         value = value.detach().cpu().numpy()
     try:
-        return np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"the embedding model ({kind}) returned something that is not an array of numbers: {exc}"
-        ) from None
+        return real_array(value, np.float64, f"the embedding model's output ({kind})")
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _as_matrix(value: Any, rows: int, kind: str) -> _Array:

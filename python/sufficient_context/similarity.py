@@ -16,8 +16,9 @@ the environment variable ``SC_SIMD=serial|avx2|avx512`` forces one, ``simd_path(
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
+from ._args import is_ndarray, real_array
 from ._core import similarity as _similarity
 
 if TYPE_CHECKING:
@@ -25,6 +26,24 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["cosine", "cosine_many", "cosine_matrix", "simd_path"]
+
+_T = TypeVar("_T")
+
+
+def _call(function: Callable[..., _T], **arrays: Any) -> _T:
+    """The core's function on `arrays`; an argument a cast would silently change (complex, bool, strings) or that
+    is no array of numbers at all is a TypeError naming it, not the binding's list of signatures."""
+    for name, value in arrays.items():
+        if is_ndarray(value) and value.dtype.kind not in "fiu":
+            real_array(value, "float32", name)  # raises, naming it
+    try:
+        return function(*arrays.values())
+    except TypeError:
+        import numpy as np
+
+        for name, value in arrays.items():
+            real_array(value, np.float32, name)  # the first argument that is no array of real numbers raises
+        raise
 
 
 def cosine(a: ArrayLike, b: ArrayLike) -> float:
@@ -40,7 +59,7 @@ def cosine(a: ArrayLike, b: ArrayLike) -> float:
     float
         The cosine in [-1, 1]; 0.0 if either vector is zero.
     """
-    return _similarity.cosine(a, b)
+    return _call(_similarity.cosine, a=a, b=b)
 
 
 def cosine_many(query: ArrayLike, matrix: ArrayLike) -> NDArray[np.float32]:
@@ -58,7 +77,7 @@ def cosine_many(query: ArrayLike, matrix: ArrayLike) -> NDArray[np.float32]:
     numpy.ndarray of float32, shape (n,)
         ``out[i] = cosine(query, matrix[i])``.
     """
-    return _similarity.cosine_many(query, matrix)
+    return _call(_similarity.cosine_many, query=query, matrix=matrix)
 
 
 def cosine_matrix(queries: ArrayLike, matrix: ArrayLike) -> NDArray[np.float32]:
@@ -76,7 +95,7 @@ def cosine_matrix(queries: ArrayLike, matrix: ArrayLike) -> NDArray[np.float32]:
     numpy.ndarray of float32, shape (q, n)
         ``out[i, j] = cosine(queries[i], matrix[j])``.
     """
-    return _similarity.cosine_matrix(queries, matrix)
+    return _call(_similarity.cosine_matrix, queries=queries, matrix=matrix)
 
 
 def simd_path() -> str:

@@ -6,6 +6,7 @@ import json
 import math
 import os
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -407,3 +408,22 @@ def test_numpy_being_imported_by_another_thread_is_not_read_half_made() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("values", "dtype"),
+    [(np.array([1 + 1j, 2.0, 3.0]), "complex128"), (["1", "0", "0"], "<U1"), ([True, False, True], "bool"),
+     ([HUGE, 1, 1], "object")],
+)  # fmt: skip
+def test_embeddings_a_cast_would_change_are_refused(values: Any, dtype: str) -> None:
+    # complex numbers would lose their imaginary part, strings and booleans would be read as numbers
+    message = rf"must be an array of real numbers; got {re.escape(dtype)} values"
+    with pytest.raises(TypeError, match=r"chunks\[0\]\.embedding " + message):
+        sc.as_chunks([{"content": "x", "embedding": values}])
+    checker = sc.SufficientContextChecker()
+    with pytest.raises(TypeError, match="query_embedding " + message):
+        checker.check_sufficiency("tea", [{"content": "tea", "embedding": [1.0, 0.0, 0.0]}], query_embedding=values)
+    model = sc.SufficientContextChecker(embedding_model=lambda texts: [values] * len(texts))
+    with pytest.raises(ValueError, match=r"the embedding model's output \(callable\) " + message):
+        model.check_sufficiency("tea", ["tea"])
+    assert sc.as_chunks([{"content": "x", "embedding": np.array([1, 2, 3], dtype=np.int8)}])[0].embedding is not None
