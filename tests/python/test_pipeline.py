@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 import string
 import subprocess
 import sys
@@ -295,6 +296,30 @@ def test_bad_input_is_named() -> None:
         sc.GroundedAnswerer(on_unsupported="drop")
     with pytest.raises(TypeError, match="checker must be a SufficientContextChecker"):
         sc.GroundedAnswerer(checker="strict")  # type: ignore[arg-type]
+    # found at construction, not on every answer()
+    with pytest.raises(ValueError, match=r"weak_score must be >= min_score; got 0.1 < 0.5"):
+        sc.GroundedAnswerer(min_score=0.5, weak_score=0.1)
+    with pytest.raises(TypeError, match="query_log must have a record"):
+        sc.GroundedAnswerer(query_log="answers.sqlite")
+    with pytest.raises(TypeError, match="stats must have a record"):
+        sc.GroundedAnswerer(stats=object())
+    # a template must put the context in: "{{context}}" is a literal, other fields would fail every call
+    for template, extra in (("Answer from: {{context}}", ""), ("{context} {foo}", "; it also has 'foo'"),
+                            ("{context} {0}", "; it also has '0'")):  # fmt: skip
+        with pytest.raises(ValueError, match=re.escape("template whose only field is {context}" + extra)):
+            sc.GroundedAnswerer(prompt=template)
+    with pytest.raises(ValueError, match="prompt is not a valid template"):
+        sc.GroundedAnswerer(prompt="{context")
+
+
+def test_a_generation_too_long_to_check_is_not_shown() -> None:
+    answerer = sc.GroundedAnswerer(claims=sc.ClaimCoverage(max_sentences=5))
+    result = answerer.answer(SAMPLE_QUERY, SCORED, Recorder("Cheating is punished [S1]. " * 6))
+    assert result.status == "insufficient_evidence"
+    assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+    assert result.checks["too_long_to_check"] is True
+    fine = answerer.answer(SAMPLE_QUERY, SCORED, Recorder("Cheating is punished [S1]. " * 5))
+    assert "too_long_to_check" not in fine.checks
 
 
 def test_unicode_and_one_chunk() -> None:

@@ -20,7 +20,7 @@ from ..assembly import (
 )
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import Chunk, ChunkLike, as_chunks
-from ..claims import ClaimCoverage, ClaimResult, keep_covered
+from ..claims import AnswerCoverage, ClaimCoverage, ClaimResult, keep_covered
 from ..config import ON_UNSUPPORTED, ConfigSource, load_pipeline_config
 from ..gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate
 from ..sentences import strip_citations
@@ -106,11 +106,12 @@ class GroundedAnswerer:
             raise ValueError(f"min_chunks must be an int >= 1; got {min_chunks!r}")
         self.min_chunks = min_chunks
         self.weak_score = None if weak_score is None else _finite(weak_score, "weak_score")
+        if self.weak_score is not None and self.weak_score < self.min_score:
+            raise ValueError(f"weak_score must be >= min_score; got {weak_score!r} < {min_score!r}")
         if not isinstance(prompt, str):
             raise TypeError(f"prompt must be 'grounded', 'legal' or a template str; got {type(prompt).__name__}")
         template = PROMPTS.get(prompt, prompt)
-        if "{context}" not in template:
-            raise ValueError(f"prompt must be one of {', '.join(PROMPTS)} or a template with a {{context}} field")
+        _check_template(template)
         self.prompt = prompt
         self._template = template
         if on_unsupported not in ON_UNSUPPORTED:
@@ -124,6 +125,10 @@ class GroundedAnswerer:
         if max_extract_sentences < 1:
             raise ValueError(f"max_extract_sentences must be >= 1; got {max_extract_sentences}")
         self.max_extract_sentences = max_extract_sentences
+        for name, value in (("query_log", query_log), ("stats", stats)):
+            if value is not None and not callable(getattr(value, "record", None)):
+                raise TypeError(f"{name} must have a record() method (a QueryLog / SufficiencyStats) or be None; "
+                                f"got {type(value).__name__}")  # fmt: skip
         self.query_log = query_log
         self.stats = stats
 
@@ -221,12 +226,16 @@ class GroundedAnswerer:
         draft = self._generate(generator, query, labelled, system, user)
         checks["generator_calls"] = 1 if generator is not None else 0
         checks["claims"] = True
-        report = self.claims.check_answer(draft, labelled)
-        if self.on_unsupported == "regenerate" and generator is not None and report.uncovered:
+        report = self._validate(draft, labelled)
+        if self.on_unsupported == "regenerate" and generator is not None and report is not None and report.uncovered:
             listed = "\n".join(f"- {claim.sentence}" for claim in report.uncovered)
             draft = generator(system + STRICT_INSTRUCTION.format(sentences=listed), user)
             checks["generator_calls"] = 2
-            report = self.claims.check_answer(draft, labelled)
+            report = self._validate(draft, labelled)
+        if report is None:  # too long to check: nothing unchecked is shown
+            checks["too_long_to_check"] = True
+            return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
+                                gating=gating, sufficiency=result, checks=checks)  # fmt: skip
 
         supported = report.covered_count / report.claim_count if report.claim_count else 1.0
         confidence = (result.score if result is not None else 1.0) * supported
@@ -280,6 +289,15 @@ class GroundedAnswerer:
         evidence = [c for c in given if str(c.id) in passing] if decision.gating_enabled else list(given)
         gating = decision.to_dict()
         return gating, evidence
+
+    def _validate(self, draft: str, labelled: Sequence[Chunk]) -> AnswerCoverage | None:
+        """The claim check of a generated answer; None when it has more sentences than the check's max_sentences."""
+        try:
+            return self.claims.check_answer(draft, labelled)
+        except ValueError as exc:
+            if "more than max_sentences" in str(exc):
+                return None
+            raise
 
     def _generate(
         self, generator: Generator | None, query: str, labelled: Sequence[Chunk], system: str, user: str
@@ -352,6 +370,23 @@ def _relabel(chunk: Chunk, label: str) -> Chunk:
     clone = copy.copy(chunk)
     object.__setattr__(clone, "id", label)
     return clone
+
+
+def _check_template(template: str) -> None:
+    """A system prompt template must put the context in: one {context} field and no other (a field the pipeline
+    does not fill would fail every answer; "{{context}}" is a literal and would send the model no sources)."""
+    import string
+
+    try:
+        fields = [field for _, field, _, _ in string.Formatter().parse(template) if field is not None]
+    except ValueError as exc:
+        raise ValueError(f"prompt is not a valid template: {exc}") from None
+    if "context" not in fields or any(field != "context" for field in fields):
+        others = sorted({repr(f) for f in fields if f != "context"})
+        extra = f"; it also has {', '.join(others)}" if others else ""
+        raise ValueError(
+            f"prompt must be one of {', '.join(PROMPTS)} or a template whose only field is {{context}}{extra}"
+        )
 
 
 def _finite(value: Any, name: str) -> float:
