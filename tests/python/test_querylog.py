@@ -564,3 +564,28 @@ def test_a_path_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
         QueryLog(fifo)
     with pytest.raises(QueryLogError, match="not a regular file"):
         QueryLog(tmp_path)  # a directory
+
+
+def test_paths_sqlite_would_not_keep_and_out_of_range_numbers_are_named(tmp_path: Path) -> None:
+    # "" opens a database SQLite deletes on close: every row would be lost without a word
+    with pytest.raises(ValueError, match="path must name a file"):
+        QueryLog("")
+    with pytest.raises(ValueError, match="path must not contain a NUL"):
+        QueryLog(str(tmp_path / "a\x00b"))
+    with pytest.raises(TypeError, match=r"path must be a str or os\.PathLike"):
+        QueryLog(3)  # type: ignore[arg-type]
+    log = QueryLog(tmp_path / "q.db")
+    row = log.record("q?", {"a": 0.5}, "answered")
+    with pytest.raises(ValueError, match=r"limit must be an int in \[0, "):
+        log.rows(-1)
+    with pytest.raises(TypeError, match="limit must be an int; got bool"):
+        log.rows(True)
+    with pytest.raises(ValueError, match="slowest must be an int in"):
+        log.report(2**70)
+    with pytest.raises(KeyError, match="no row with id"):
+        log.feedback(2**70, True)
+    with pytest.raises(TypeError, match="chunks must be a sequence of chunks or a mapping"):
+        log.record("q", None, "answered")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"chunks\['a'\] must be finite; got an integer too large"):
+        log.record("q", {"a": 10**400}, "answered")
+    assert [r["id"] for r in log.rows()] == [row]

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._args import finite_or_none
+from .._args import as_float, finite_or_none
 from ..chunks import as_chunks, check_unique_ids
 
 __all__ = ["chunk_refs", "clean_text", "decision_facts", "str_list"]
@@ -74,13 +74,19 @@ def chunk_refs(chunks: Any) -> list[dict[str, Any]]:
         for key, value in chunks.items():
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, np.number))):
                 raise TypeError(f"chunks[{key!r}] must be a score (number) or None; got {type(value).__name__}")
-            if value is not None and not math.isfinite(float(value)):
-                raise ValueError(f"chunks[{key!r}] must be finite; got {float(value)!r}")
-            refs.append({"id": str(key), "score": None if value is None else float(value)})
+            score = None if value is None else as_float(value, f"chunks[{key!r}]")
+            if score is not None and not math.isfinite(score):
+                raise ValueError(f"chunks[{key!r}] must be finite; got {score!r}")
+            refs.append({"id": str(key), "score": score})
         return refs
     if isinstance(chunks, (str, bytes)):
         raise TypeError(f"chunks must be a sequence of chunks or a mapping id -> score; got {type(chunks).__name__}")
-    items = list(chunks)
+    try:
+        items = list(chunks)
+    except TypeError:
+        raise TypeError(
+            f"chunks must be a sequence of chunks or a mapping id -> score; got {type(chunks).__name__}"
+        ) from None
     if all(_is_reference(item) for item in items):
         refs = [_reference(item, i) for i, item in enumerate(items)]
         check_unique_ids([r["id"] for r in refs])

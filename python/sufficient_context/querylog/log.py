@@ -21,10 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from .._args import finite_or_none
+from .._args import as_float, finite_or_none, int_in_range
 from .export import PAGE, Contents, export_parquet
 from .inputs import chunk_refs, clean_text, decision_facts, str_list
 from .writer import file_lock, is_busy, spill, with_retries
+
+_SQLITE_MAX = 2**63 - 1  # the largest SQLite INTEGER
 
 __all__ = ["ANSWERED_DECISIONS", "REFUSED_DECISIONS", "QueryLog", "QueryLogError", "QueryLogWarning"]
 
@@ -116,16 +118,29 @@ class QueryLog:
         read_only: bool = False,
     ) -> None:
         for name, value in (("timeout", timeout), ("write_deadline", write_deadline)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(as_float(value, name))
+            ):
                 raise TypeError(f"{name} must be a finite number of seconds; got {value!r}")
             if value < 0:
                 raise ValueError(f"{name} must be >= 0; got {value!r}")
         for name, flag in (("shared_database", shared_database), ("read_only", read_only)):
             if not isinstance(flag, bool):
                 raise TypeError(f"{name} must be a bool; got {type(flag).__name__}")
-        self._path = os.fspath(path)
+        try:
+            self._path = os.fspath(path)
+        except TypeError:
+            raise TypeError(f"path must be a str or os.PathLike[str]; got {type(path).__name__}") from None
         if not isinstance(self._path, str):
             raise TypeError(f"path must be a str or os.PathLike[str]; got {type(path).__name__}")
+        # SQLite reads "" (an unset setting, say) as a temporary database deleted on close: every row would be lost.
+        # ":memory:" asks for that on purpose (documented).
+        if self._path == "":
+            raise ValueError("path must name a file (or be ':memory:'); '' is a temporary database SQLite deletes")
+        if "\x00" in self._path:
+            raise ValueError(f"path must not contain a NUL character; got {self._path!r}")
         self._timeout = float(timeout)
         self._write_deadline = float(write_deadline)
         self._shared = shared_database
@@ -335,6 +350,8 @@ class QueryLog:
         """
         if isinstance(row_id, bool) or not isinstance(row_id, int):
             raise TypeError(f"row_id must be an int; got {type(row_id).__name__}")
+        if not -_SQLITE_MAX - 1 <= row_id <= _SQLITE_MAX:  # no SQLite row has an id beyond 64 bits
+            raise KeyError(f"no row with id {row_id}")
         if not isinstance(correct, bool):
             raise TypeError(f"correct must be a bool; got {type(correct).__name__}")
         if note is not None and not isinstance(note, str):
@@ -380,7 +397,7 @@ class QueryLog:
         params: tuple[Any, ...] = ()
         if limit is not None:
             sql += " LIMIT ?"
-            params = (int(limit),)
+            params = (int_in_range(limit, "limit", 0, _SQLITE_MAX),)
         out = []
         for row in self._query(sql, params):
             item = dict(zip(_COLUMNS, row))
@@ -424,8 +441,8 @@ class QueryLog:
         latency_ms: id, question, latency_ms, decision) and ``weakest`` (the same number with the lowest score: id,
         question, score, decision).
         """
-        if isinstance(slowest, bool) or not isinstance(slowest, int) or slowest < 0:
-            raise ValueError(f"slowest must be an int >= 0; got {slowest!r}")
+        if isinstance(slowest, bool) or not isinstance(slowest, int) or not 0 <= slowest <= _SQLITE_MAX:
+            raise ValueError(f"slowest must be an int in [0, {_SQLITE_MAX}]; got {slowest!r}")
         decisions = {str(k): int(v) for k, v in self._query(
             "SELECT decision, COUNT(*) FROM query_log GROUP BY decision ORDER BY decision")}  # fmt: skip
         mean_attribution = self._query(
