@@ -240,10 +240,16 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
     }
 
 
+# A configuration is a few dozen values: past these, a file is an alias bomb or garbage, not settings.
+_MAX_VALUES = 100_000
+_MAX_DEPTH = 64
+
+
 def read_document(path: str) -> Any:
-    """The parsed document of a regular file: YAML with PyYAML; without it, a JSON file (JSON is YAML, and
-    `calibrate` writes it) still reads, and anything else is an ImportError naming the extra. Malformed YAML is a
-    ValueError naming the file and the line."""
+    """The parsed document of a regular file. A JSON document (after any '#' comment lines: what `calibrate` writes)
+    is read as JSON, with or without PyYAML (PyYAML would read JSON's 1e-05 as a string); anything else as YAML,
+    which needs PyYAML (an ImportError naming the extra). Malformed YAML is a ValueError naming the file and the
+    line; so is a document of more than 100,000 values once YAML aliases are expanded, or nested deeper than 64."""
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
@@ -258,19 +264,30 @@ def read_document(path: str) -> Any:
     except OSError as exc:
         raise ValueError(f"cannot read configuration {path!r}: {exc.strerror}") from None
     try:
-        import yaml  # optional: only YAML files need it
-    except ImportError:
-        import json
+        document = _parse_document(text, path)
+    except RecursionError:
+        raise ValueError(f"configuration {path!r} is nested too deeply") from None
+    _check_size(document, path)
+    return document
 
-        # YAML comment lines (calibrate's header) cannot be inside a JSON value: no JSON string spans lines.
-        body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+def _parse_document(text: str, path: str) -> Any:
+    import json
+
+    # YAML comment lines cannot be inside a JSON value: no JSON string spans lines.
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    if body.lstrip().startswith(("{", "[")):
         try:
             return json.loads(body)
         except ValueError:
-            raise ImportError(
-                f"reading {path!r} needs PyYAML: pip install 'sufficient-context[yaml]' (a JSON file or a mapping "
-                "needs nothing)"
-            ) from None
+            pass  # YAML's flow style also opens with a bracket
+    try:
+        import yaml  # optional: only YAML files need it
+    except ImportError:
+        raise ImportError(
+            f"reading {path!r} needs PyYAML: pip install 'sufficient-context[yaml]' (a JSON file or a mapping needs "
+            "nothing)"
+        ) from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -278,6 +295,24 @@ def read_document(path: str) -> Any:
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ValueError(f"configuration {path!r} is not valid YAML{where}: {problem}") from None
+
+
+def _check_size(document: Any, path: str) -> None:
+    """Walks the document as its readers will (YAML aliases expanded), without recursion, and stops early."""
+    count = 0
+    stack: list[tuple[Any, int]] = [(document, 0)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > _MAX_VALUES or depth > _MAX_DEPTH:
+            raise ValueError(
+                f"configuration {path!r} is too large for settings: more than {_MAX_VALUES:,} values (YAML aliases "
+                f"expanded) or nested deeper than {_MAX_DEPTH}"
+            )
+        if isinstance(value, Mapping):
+            stack.extend((item, depth + 1) for pair in value.items() for item in pair)
+        elif isinstance(value, (list, tuple)):
+            stack.extend((item, depth + 1) for item in value)
 
 
 def _section(value: Any, where: str, keys: tuple[str, ...]) -> Mapping[str, Any]:

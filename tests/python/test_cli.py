@@ -120,6 +120,12 @@ def test_check_reads_jsonl_a_folder_and_stdin_and_prints_json(tmp_path: Path, ch
         (["check", "-q", "x", "-c", "-", "--fail-on", "never"], '["a"]', "Invalid value for '--fail-on'"),
         (["claims", "-a", "-", "-c", "-"], "", "--answer and --contexts cannot both read stdin"),
         (["claims", "-a", "nope.txt", "-c", "-"], '["a"]', "--answer: 'nope.txt' is not a file"),
+        (["check", "-q", "x", "-c", "-"], "[" * 100_000, "--contexts: stdin is JSON nested too deeply"),
+        (
+            ["check", "-q", "x", "-c", "-"],
+            '{"content": "a"}\n' + "[" * 100_000,
+            "stdin line 2 is JSON nested too deeply",
+        ),
         (["frobnicate"], None, "No such command 'frobnicate'"),
     ],
 )
@@ -294,18 +300,20 @@ def test_eval_writes_results_summary_and_report_and_reports_bad_rows(tmp_path: P
     lines = [json.dumps(r) for r in _labelled_rows()]
     lines.insert(3, "{not json")
     lines.insert(7, json.dumps({"query": "", "contexts": []}))
+    lines.append("[" * 100_000)  # nested past the JSON decoder's recursion limit: a bad row, not a crash
     data.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "out"
     done = run("eval", str(data), "--out", str(out), "--workers", "2")
     assert done.returncode == 0, done.stderr
-    assert "24 rows evaluated, 2 bad rows" in done.stdout
+    assert "24 rows evaluated, 3 bad rows" in done.stdout
     assert "line 4" in done.stdout
+    assert "line 27: not valid here: JSON nested too deeply" in done.stdout
     results = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(results) == 24
     assert results[0]["sufficiency"]["level"] == "sufficient"
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert summary["bad_rows"] == 2
-    assert [b["line"] for b in summary["bad_row_examples"]] == [4, 8]
+    assert summary["bad_rows"] == 3
+    assert [b["line"] for b in summary["bad_row_examples"]] == [4, 8, 27]
     assert summary["sufficiency"]["auroc"] == 1.0
     assert summary["claims"]["auroc"] == 1.0
     assert summary["claims"]["grounded"] == {"grounded": 6, "not_grounded": 6}

@@ -117,3 +117,23 @@ def test_yaml_missing_gives_an_install_hint(tmp_path: Path, monkeypatch: pytest.
 def test_bad_source_type() -> None:
     with pytest.raises(TypeError, match="source must be a path or a mapping"):
         load_checker_config(42)  # type: ignore[arg-type]
+
+
+def test_alias_bombs_and_deep_nesting_are_refused_naming_the_file(tmp_path: Path) -> None:
+    # Nine levels of nine aliases: 387 million values once expanded, from a 400-byte file.
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    lines.append("sufficient_context: {min_contexts: *i}")
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bomb\.yaml' is too large for settings: more than 100,000 values"):
+        SufficientContextChecker.from_config(bomb)
+    for name, text in (("deep.json", "[" * 100_000 + "]" * 100_000), ("deep.yaml", "a: " + "[" * 3000 + "]" * 3000)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=rf"{name}' is (nested too deeply|too large .* nested deeper than 64)"):
+            SufficientContextChecker.from_config(tmp_path / name)
+    # JSON is read as JSON even with PyYAML there (which would read 1e-05 as a string)
+    small = tmp_path / "small.json"
+    small.write_text('# fitted\n{"sufficient_context": {"thresholds": {"sufficient": 1e-05, "partial": 1e-05}}}')
+    assert SufficientContextChecker.from_config(small).thresholds == (1e-05, 1e-05)

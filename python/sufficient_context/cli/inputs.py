@@ -36,6 +36,8 @@ def _parse(text: str, where: str, argument: str) -> list[Any]:
         except json.JSONDecodeError as exc:
             if stripped[0] == "[":
                 raise InputError(f"{argument}: {where} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        except RecursionError:
+            raise InputError(f"{argument}: {where} is JSON nested too deeply") from None
         else:
             if isinstance(document, list):
                 return document
@@ -52,6 +54,8 @@ def _parse(text: str, where: str, argument: str) -> list[Any]:
             items.append(json.loads(line))
         except json.JSONDecodeError as exc:
             raise InputError(f"{argument}: {where} line {number} is not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise InputError(f"{argument}: {where} line {number} is JSON nested too deeply") from None
     return items
 
 

@@ -93,6 +93,8 @@ def parse_line(number: int, raw: bytes) -> Row | RowError:
         return RowError(number, f"not UTF-8: {exc.reason} at byte {exc.start}")
     except json.JSONDecodeError as exc:
         return RowError(number, f"not valid JSON: {exc.msg} at column {exc.colno}")
+    except RecursionError:
+        return RowError(number, "not valid here: JSON nested too deeply")
     try:
         return parse_row(number, data)
     except RowError as exc:

@@ -161,6 +161,8 @@ def _config_file(config: pytest.Config, where: str, value: object) -> dict[str, 
                 raise ValueError(f"cannot read it: {exc.strerror}") from None
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
                 raise ValueError(f"not valid JSON: {exc}") from None
+            except RecursionError:
+                raise ValueError("not valid here: JSON nested too deeply") from None
             if not isinstance(document, dict):
                 raise ValueError(f"the JSON document must be an object; got {type(document).__name__}")
             return load_checker_config(document)
