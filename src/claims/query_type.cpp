@@ -154,13 +154,13 @@ EvidenceCheck QueryTypeRules::evidence(std::string_view query,
   }
   const std::size_t n_terms = terms.size();
   // A general query needs any key term (the original design); a typed one min_term_fraction of
-  // them in the chunk that holds its kind of language.
+  // them in the chunk that holds its kind of language. A query without a key term ("what is it?",
+  // "define it") names nothing a chunk could hold: no chunk is relevant, and it is not sufficient.
   const std::size_t required =
-      n_terms == 0 ? 0
-      : general    ? 1
-                   : std::max<std::size_t>(
-                      1, static_cast<std::size_t>(
-                             std::ceil(min_term_fraction_ * static_cast<double>(n_terms) - 1e-9)));
+      general ? 1
+              : std::max<std::size_t>(
+                    1, static_cast<std::size_t>(
+                           std::ceil(min_term_fraction_ * static_cast<double>(n_terms) - 1e-9)));
 
   KeyFilter filter;
   for (const std::string_view key : terms.terms()) filter.add(key);
@@ -201,6 +201,8 @@ EvidenceCheck QueryTypeRules::evidence(std::string_view query,
   const std::string terms_text = out.key_terms.empty() ? "" : " (" + join(out.key_terms, "'") + ")";
   if (chunks.empty()) {
     out.reason = "no chunks retrieved";
+  } else if (n_terms == 0) {
+    out.reason = out.query_type + " query: the query has no key term to look for";
   } else if (general) {
     out.reason = out.is_sufficient
                      ? "general query: a chunk holds a key term of the query" + terms_text

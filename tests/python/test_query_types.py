@@ -82,6 +82,11 @@ def test_is_evidence_sufficient_by_type() -> None:
     )
     empty = is_evidence_sufficient("What is cheating?", [])
     assert (empty.is_sufficient, empty.reason) == (False, "no chunks retrieved")
+    # a query without a key term names nothing a chunk could hold: never sufficient (it used to be, for any chunk)
+    for query in ("", "\U0001f600", "what is it?", "Is it?"):
+        nothing = is_evidence_sufficient(query, CHUNKS)
+        assert (nothing.is_sufficient, nothing.key_terms, nothing.relevant_chunks) == (False, (), ()), query
+        assert nothing.reason == f"{nothing.query_type} query: the query has no key term to look for"
     assert is_evidence_sufficient("What is cheating?", ["Cheating means lying."]).supporting_chunks == ("S1",)
     assert is_evidence_sufficient("What is cheating?", [Chunk(content="Cheating is a crime.", id="X")]).is_sufficient
 
