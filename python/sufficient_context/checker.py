@@ -158,31 +158,51 @@ class SufficiencyResult:
         unknown level. A level cannot be checked against a score without the thresholds, which any score in [0, 1]
         can meet; the escalation may also have set it.
         """
+        if not isinstance(data, Mapping):
+            raise TypeError(f"data must be a mapping (to_dict() output); got {type(data).__name__}")
+        for key in ("score", "level"):
+            if key not in data:
+                raise ValueError(f"data has no {key!r}")
         self = object.__new__(cls)
         self._core = None
         score = data["score"]
-        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+        if (
+            isinstance(score, bool)
+            or not isinstance(score, (int, float))
+            or not math.isfinite(as_float(score, "score"))
+        ):
             raise ValueError(f"score must be a finite number; got {score!r}")
-        if data.get("scoring", "default") == "default" and not 0.0 <= score <= 1.0:
+        scoring = data.get("scoring", "default")
+        if scoring not in ("default", "reference"):
+            raise ValueError(f"scoring must be 'default' or 'reference'; got {scoring!r}")
+        if scoring == "default" and not 0.0 <= score <= 1.0:
             raise ValueError(f"score must be in [0, 1] in default scoring; got {score!r}")
         for key in ("level", "checker_level"):
             if key in data and data[key] not in _LEVELS:
                 raise ValueError(f"{key} must be one of {', '.join(_LEVELS)}; got {data[key]!r}")
+        decided_by = data.get("decided_by", "checker")
+        if decided_by not in ("checker", "escalation"):
+            raise ValueError(f"decided_by must be 'checker' or 'escalation'; got {decided_by!r}")
+        source = data.get("relevance_source", "none")
+        if source not in _RELEVANCE_SOURCES:
+            raise ValueError(f"relevance_source must be one of {', '.join(_RELEVANCE_SOURCES)}; got {source!r}")
+        elapsed = data.get("elapsed_ms", 0.0)
+        if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or not 0 <= elapsed < math.inf:
+            raise ValueError(f"elapsed_ms must be a finite number >= 0; got {elapsed!r}")
         self.score = float(score)
         self.level = Level(data["level"])
         self.checker_level = Level(data.get("checker_level", data["level"]))
-        self.decided_by = str(data.get("decided_by", "checker"))
-        self.elapsed_ms = float(data.get("elapsed_ms", 0.0))
-        self.scoring = str(data.get("scoring", "default"))
-        details = dict(data.get("details") or {})
+        self.decided_by = decided_by
+        self.elapsed_ms = float(elapsed)
+        self.scoring = scoring
         self._data = {
-            "missing_aspects": list(data.get("missing_aspects", [])),
-            "confidence_factors": list(data.get("confidence_factors", [])),
-            "signals": dict(data.get("signals", {})),
-            "covered_terms": list(data.get("covered_terms", [])),
-            "missing_terms": list(data.get("missing_terms", [])),
-            "relevance_source": str(data.get("relevance_source", "none")),
-            "details": details,
+            "missing_aspects": _str_list(data.get("missing_aspects"), "missing_aspects"),
+            "confidence_factors": _str_list(data.get("confidence_factors"), "confidence_factors"),
+            "signals": _signals(data.get("signals"), scoring),
+            "covered_terms": _str_list(data.get("covered_terms"), "covered_terms"),
+            "missing_terms": _str_list(data.get("missing_terms"), "missing_terms"),
+            "relevance_source": source,
+            "details": _details(data.get("details")),
         }
         return self
 
@@ -782,6 +802,55 @@ class _Prepared:
     def chunk_id(self, i: int) -> str:
         chunk_id = self.chunks()[i].id
         return str(chunk_id)
+
+
+_RELEVANCE_SOURCES = ("lexical", "embedding", "constant", "none")
+_SIGNALS = ("coverage", "relevance", "density", "count", "recency")
+
+
+def _str_list(value: Any, name: str) -> list[str]:
+    """A result's list of strings from a dict: absent or None is empty; a lone str is refused (not its letters)."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name} must be a list of str; got {type(value).__name__}")
+    if not all(isinstance(v, str) for v in value):
+        raise TypeError(f"{name} must be a list of str")
+    return list(value)
+
+
+def _signals(value: Any, scoring: str) -> dict[str, float]:
+    """Known signal names with finite values; in [0, 1] in default scoring (the reference's relevance is a raw
+    cosine, which can be negative)."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TypeError(f"signals must be a mapping of signal name to number; got {type(value).__name__}")
+    out = {}
+    for name, number in value.items():
+        if name not in _SIGNALS:
+            raise ValueError(f"signals has an unknown signal {name!r}; known: {', '.join(_SIGNALS)}")
+        if (
+            isinstance(number, bool)
+            or not isinstance(number, (int, float))
+            or not math.isfinite(as_float(number, f"signals[{name!r}]"))
+        ):
+            raise ValueError(f"signals[{name!r}] must be a finite number; got {number!r}")
+        if scoring == "default" and not 0.0 <= number <= 1.0:
+            raise ValueError(f"signals[{name!r}] must be in [0, 1] in default scoring; got {number!r}")
+        out[name] = float(number)
+    return out
+
+
+def _details(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TypeError(f"details must be a mapping; got {type(value).__name__}")
+    for name, item in value.items():
+        if isinstance(item, float) and not math.isfinite(item):
+            raise ValueError(f"details[{name!r}] must be finite; got {item!r}")
+    return dict(value)
 
 
 def _query_vector(value: Any) -> NDArray[np.float64]:

@@ -240,7 +240,7 @@ def test_plain_chunk_lists_reads_what_the_python_fast_path_reads() -> None:
         [{"content": "a", "id": 7}],  # an int id
         [{"content": "a", "score": True}],  # a bool is no score here
         [{"content": "a", "score": math.nan}],
-        [{"content": "a", "score": 10**400}],  # too large for a float: OverflowError in Python, in order
+        [{"content": "a", "score": 10**400}],  # too large for a float: a ValueError naming it, in order
         [{"content": "a", "id": "S2"}, "b"],  # duplicate ids
         [{"content": _Str("a")}],
         [{"id": "x"}],
@@ -268,7 +268,7 @@ def test_check_answers_reads_chunks_as_check_answer_does() -> None:
         cc.check_answers([answer] * 2, [good[0], [{"content": "a", "id": "S2"}, "b"]])
     with pytest.raises(ValueError, match=r"chunks_per_answer\[0\]\[0\]\.score"):
         cc.check_answers([answer] * 2, [[{"content": "a", "score": math.nan}], [{"content": "a", "score": 10**400}]])
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match=r"chunks_per_answer\[0\]\[0\]\.score must be finite; got an integer too"):
         cc.check_answers([answer], [[{"content": "a", "score": 10**400}]])
 
 

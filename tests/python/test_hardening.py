@@ -177,9 +177,31 @@ def test_from_dict_and_unpickling_refuse_impossible_results() -> None:
         ({**good, "score": 1.5}, r"score must be in \[0, 1\] in default scoring"),
         ({**good, "level": "great"}, "level must be one of"),
         ({**good, "checker_level": "great"}, "checker_level must be one of"),
+        ({k: v for k, v in good.items() if k != "level"}, "data has no 'level'"),
+        ({k: v for k, v in good.items() if k != "score"}, "data has no 'score'"),
+        ({**good, "signals": {"coverage": float("nan")}}, r"signals\['coverage'\] must be a finite number"),
+        ({**good, "signals": {"coverage": 7.0}}, r"signals\['coverage'\] must be in \[0, 1\]"),
+        ({**good, "signals": {"vibes": 0.5}}, "unknown signal 'vibes'"),
+        ({**good, "details": {"relation": float("nan")}}, r"details\['relation'\] must be finite"),
+        ({**good, "elapsed_ms": -1.0}, "elapsed_ms must be a finite number >= 0"),
+        ({**good, "elapsed_ms": float("nan")}, "elapsed_ms must be a finite number >= 0"),
+        ({**good, "scoring": "magic"}, "scoring must be 'default' or 'reference'"),
+        ({**good, "relevance_source": "oracle"}, "relevance_source must be one of"),
+        ({**good, "decided_by": "me"}, "decided_by must be 'checker' or 'escalation'"),
     ):
         with pytest.raises(ValueError, match=message):
             sc.SufficiencyResult.from_dict(bad)
+    for bad, message in (
+        ([good], "data must be a mapping"),
+        ({**good, "signals": "x"}, "signals must be a mapping"),
+        ({**good, "covered_terms": "abc"}, "covered_terms must be a list of str; got str"),
+        ({**good, "missing_aspects": [1]}, "missing_aspects must be a list of str"),
+        ({**good, "details": [1]}, "details must be a mapping"),
+    ):
+        with pytest.raises(TypeError, match=message):
+            sc.SufficiencyResult.from_dict(bad)  # type: ignore[arg-type]
+    # absent or None lists read as empty, as to_dict() of an empty result has them
+    assert sc.SufficiencyResult.from_dict({**good, "missing_aspects": None}).missing_aspects == []
 
 
 def test_sixteen_threads_on_shared_objects_give_the_sequential_results() -> None:
