@@ -21,6 +21,7 @@ product.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -505,10 +506,15 @@ def compile_phrase(phrase: str) -> list[str]:
 
 
 def match_phrase_at(keys: Sequence[str], pos: int, pattern: Sequence[str]) -> int | None:
-    """End (exclusive token index) of the shortest match of `pattern` starting at token `pos`, or None."""
+    """End (exclusive token index) of the shortest match of `pattern` starting at token `pos`, or None.
+
+    Depth-first, shortest wildcard first; the search from a state (i, p) depends on nothing else, so it is cached:
+    polynomial in the wildcards (src/common/wildcard_match.hpp).
+    """
     if not pattern:
         return None
 
+    @functools.cache
     def go(i: int, p: int) -> int | None:
         if p == len(pattern):
             return i

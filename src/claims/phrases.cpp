@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "claims/python_words.hpp"
+#include "common/wildcard_match.hpp"
 
 namespace sc::claims {
 
@@ -41,40 +42,48 @@ void PhraseSet::add_to(KeyFilter& filter) const {
   for (const std::string_view key : keys_.terms()) filter.add(key);
 }
 
-std::size_t PhraseSet::match(const std::vector<std::int32_t>& ids, std::size_t pos,
-                             const std::vector<std::int32_t>& pattern, std::size_t p) const {
-  // Depth-first, shortest wildcard first: the leftmost-shortest match, as the oracle's.
-  while (p < pattern.size()) {
-    if (pattern[p] == kWildcard) {
-      for (std::size_t skip = 1; skip <= kMaxWildcard && pos + skip <= ids.size(); ++skip) {
-        const std::size_t end = match(ids, pos + skip, pattern, p + 1);
-        if (end != 0) return end;
-      }
-      return 0;
-    }
-    if (pos >= ids.size() || ids[pos] != pattern[p]) return 0;
-    ++pos;
-    ++p;
-  }
-  return pos;
-}
+// Each phrase is matched depth-first, shortest wildcard first (the leftmost-shortest match, as the
+// oracle's), with its search states remembered (WildcardMatcher).
 
 std::size_t PhraseSet::longest_match_at(const std::vector<std::int32_t>& ids,
                                         std::size_t pos) const {
   std::size_t best = 0;
   if (pos >= ids.size() || ids[pos] == kNoKey) return 0;  // every pattern starts with a key
-  for (const auto& pattern : patterns_) best = std::max(best, match(ids, pos, pattern, 0));
+  WildcardMatcher matcher(kWildcard, kMaxWildcard);
+  const auto id_at = [&ids](std::size_t i) { return ids[i]; };
+  for (const auto& pattern : patterns_) {
+    if (pattern.front() != ids[pos]) continue;
+    matcher.reset(pattern, ids.size());
+    best = std::max(best, matcher.match_at(id_at, pos));
+  }
   return best;
+}
+
+bool PhraseSet::matches_anywhere(const std::vector<std::int32_t>& ids) const {
+  WildcardMatcher matcher(kWildcard, kMaxWildcard);
+  const auto id_at = [&ids](std::size_t i) { return ids[i]; };
+  for (const auto& pattern : patterns_) {
+    matcher.reset(pattern, ids.size());
+    for (std::size_t pos = 0; pos < ids.size(); ++pos) {
+      if (ids[pos] == pattern.front() && matcher.match_at(id_at, pos) != 0) return true;
+    }
+  }
+  return false;
 }
 
 bool PhraseSet::mark_matches(const std::vector<std::int32_t>& ids,
                              std::vector<bool>& covered) const {
   covered.assign(ids.size(), false);
   bool any = false;
-  for (std::size_t pos = 0; pos < ids.size(); ++pos) {
-    if (ids[pos] == kNoKey) continue;
-    for (const auto& pattern : patterns_) {
-      const std::size_t end = match(ids, pos, pattern, 0);
+  WildcardMatcher matcher(kWildcard, kMaxWildcard);
+  const auto id_at = [&ids](std::size_t i) { return ids[i]; };
+  // Phrase by phrase (the marks are a union), each over the positions in ascending order, so the
+  // phrase's search states are shared between positions.
+  for (const auto& pattern : patterns_) {
+    matcher.reset(pattern, ids.size());
+    for (std::size_t pos = 0; pos < ids.size(); ++pos) {
+      if (ids[pos] != pattern.front()) continue;
+      const std::size_t end = matcher.match_at(id_at, pos);
       if (end == 0) continue;
       any = true;
       std::fill(covered.begin() + static_cast<std::ptrdiff_t>(pos),

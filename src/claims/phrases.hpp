@@ -44,7 +44,11 @@ class PhraseSet {
 
   /// The end (exclusive token index) of the longest match of any phrase starting at token `pos`
   /// of `ids` (one id() per token), each phrase matched shortest-first; 0 when none matches.
+  /// Polynomial in the wildcards (see WildcardMatcher).
   std::size_t longest_match_at(const std::vector<std::int32_t>& ids, std::size_t pos) const;
+
+  /// Whether any phrase matches at any token of `ids` (longest_match_at != 0 somewhere).
+  bool matches_anywhere(const std::vector<std::int32_t>& ids) const;
 
   /// Marks in `covered` (resized to ids.size()) every token of every match of every phrase
   /// (shortest match per phrase and start); returns whether any phrase matched.
@@ -52,9 +56,6 @@ class PhraseSet {
 
  private:
   static constexpr std::int32_t kWildcard = -2;
-
-  std::size_t match(const std::vector<std::int32_t>& ids, std::size_t pos,
-                    const std::vector<std::int32_t>& pattern, std::size_t p) const;
 
   std::vector<std::string> phrases_;
   text::TermInterner keys_;

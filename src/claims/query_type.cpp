@@ -38,13 +38,6 @@ std::vector<std::int32_t> ids_in(const PhraseSet& set, const std::vector<QueryTo
   return ids;
 }
 
-bool matches_anywhere(const PhraseSet& set, const std::vector<std::int32_t>& ids) {
-  for (std::size_t pos = 0; pos < ids.size(); ++pos) {
-    if (set.longest_match_at(ids, pos) != 0) return true;
-  }
-  return false;
-}
-
 std::string join(const std::vector<std::string>& words, std::string_view quote = "") {
   std::string out;
   for (const std::string& w : words) {
@@ -123,7 +116,7 @@ QueryTypeRules::QueryTypeRules(std::vector<QueryTypeSpec> types, double min_term
 std::string_view QueryTypeRules::classify(std::string_view query) const {
   const std::vector<QueryToken> tokens = query_tokens(query);
   for (std::size_t i = 0; i < specs_.size(); ++i) {
-    if (matches_anywhere(query_sets_[i], ids_in(query_sets_[i], tokens))) return specs_[i].name;
+    if (query_sets_[i].matches_anywhere(ids_in(query_sets_[i], tokens))) return specs_[i].name;
   }
   return kGeneralType;
 }
@@ -193,7 +186,7 @@ EvidenceCheck QueryTypeRules::evidence(std::string_view query,
     });
     if (hits < required) continue;
     out.relevant.push_back(c);
-    if (evidence == nullptr || matches_anywhere(*evidence, ids)) out.supporting.push_back(c);
+    if (evidence == nullptr || evidence->matches_anywhere(ids)) out.supporting.push_back(c);
   }
   out.is_sufficient = !out.supporting.empty();
 

@@ -6,6 +6,7 @@
 
 #include "claims/claim_tokens.hpp"
 #include "claims/python_words.hpp"
+#include "common/wildcard_match.hpp"
 #include "text/tokenizer.hpp"
 
 namespace sc::deliberation {
@@ -148,32 +149,18 @@ std::vector<Key> PatternMatcher::keys(const std::vector<TextKey>& text_keys) con
   return out;
 }
 
-std::size_t PatternMatcher::match(const std::vector<Key>& keys, std::size_t pos,
-                                  const std::vector<std::int32_t>& pattern, std::size_t p) const {
-  // Depth-first, shortest wildcard first. Returns the end (exclusive key index), 0 for none.
-  while (p < pattern.size()) {
-    if (pattern[p] == kWildcard) {
-      for (std::size_t skip = 1; skip <= kMaxWildcard && pos + skip <= keys.size(); ++skip) {
-        const std::size_t end = match(keys, pos + skip, pattern, p + 1);
-        if (end != 0) return end;
-      }
-      return 0;
-    }
-    if (pos >= keys.size() || keys[pos].id != pattern[p]) return 0;
-    ++pos;
-    ++p;
-  }
-  return pos;
-}
-
 std::vector<Match> PatternMatcher::find(const std::vector<Key>& keys) const {
   std::vector<Match> out;
+  WildcardMatcher matcher(kWildcard, kMaxWildcard);
+  const auto id_at = [&keys](std::size_t i) { return keys[i].id; };
   for (std::size_t i = 0; i < compiled_.size(); ++i) {
     const std::vector<std::int32_t>& pattern = compiled_[i];
     if (pattern.empty()) continue;
+    matcher.reset(pattern, keys.size());
     for (std::size_t pos = 0; pos < keys.size(); ++pos) {
       if (keys[pos].id != pattern.front()) continue;
-      const std::size_t end = match(keys, pos, pattern, 0);
+      // Depth-first, shortest wildcard first. The end (exclusive key index), 0 for none.
+      const std::size_t end = matcher.match_at(id_at, pos);
       if (end == 0) continue;
       out.push_back({i, keys[pos].begin, keys[end - 1].end});
       break;
@@ -183,10 +170,13 @@ std::vector<Match> PatternMatcher::find(const std::vector<Key>& keys) const {
 }
 
 bool PatternMatcher::any(const std::vector<Key>& keys) const {
+  WildcardMatcher matcher(kWildcard, kMaxWildcard);
+  const auto id_at = [&keys](std::size_t i) { return keys[i].id; };
   for (const std::vector<std::int32_t>& pattern : compiled_) {
     if (pattern.empty()) continue;
+    matcher.reset(pattern, keys.size());
     for (std::size_t pos = 0; pos < keys.size(); ++pos) {
-      if (keys[pos].id == pattern.front() && match(keys, pos, pattern, 0) != 0) return true;
+      if (keys[pos].id == pattern.front() && matcher.match_at(id_at, pos) != 0) return true;
     }
   }
   return false;

@@ -60,7 +60,8 @@ class PatternMatcher {
   std::vector<Key> keys(const std::vector<TextKey>& keys) const;
 
   /// Every pattern that matches somewhere in `keys`, once per pattern (its leftmost match, with
-  /// the shortest wildcards), ordered by pattern index.
+  /// the shortest wildcards), ordered by pattern index. Polynomial in the wildcards: O(keys *
+  /// (pattern length + wildcards * kMaxWildcard)) steps per pattern (see WildcardMatcher).
   std::vector<Match> find(const std::vector<Key>& keys) const;
 
   /// Whether any pattern matches in `keys`.
@@ -68,9 +69,6 @@ class PatternMatcher {
 
  private:
   static constexpr std::int32_t kWildcard = -2;
-
-  std::size_t match(const std::vector<Key>& keys, std::size_t pos,
-                    const std::vector<std::int32_t>& pattern, std::size_t p) const;
 
   std::vector<std::string> phrases_;
   text::TermInterner vocabulary_;

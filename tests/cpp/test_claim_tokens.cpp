@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <string_view>
@@ -249,6 +250,52 @@ TEST(ClaimPhrases, MatchOnStemsWithWildcards) {
   EXPECT_FALSE(set.mark_matches(ids(set, "nothing to see"), covered));
   EXPECT_FALSE(
       sc::claims::PhraseSet(std::vector<std::string>{}).mark_matches(ids(set, "x"), covered));
+}
+
+/// "* word" `n` times, then "zzz": the keys word (* word)^(n-1) zzz, with n - 1 wildcards.
+std::string many_wildcards(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += "* word ";
+  return out + "zzz";
+}
+
+std::string words(int n, std::string_view tail = "") {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += "word ";
+  return out + std::string(tail);
+}
+
+TEST(ClaimPhrases, ManyWildcardsMatchInPolynomialTime) {
+  // 19 wildcards on 300 tokens: the plain depth-first search tries up to 8^18 ways per start.
+  const sc::claims::PhraseSet set({many_wildcards(20)});
+  EXPECT_EQ(set.max_span(), 19u * 8u + 21u);
+  const std::vector<std::int32_t> none = ids(set, words(300));
+  ASSERT_EQ(none.size(), 300u);
+  EXPECT_EQ(set.longest_match_at(none, 0), 0u);
+  EXPECT_FALSE(set.matches_anywhere(none));
+  std::vector<bool> covered;
+  EXPECT_FALSE(set.mark_matches(none, covered));
+  EXPECT_EQ(covered, std::vector<bool>(300, false));
+
+  // 300 words, then "zzz word zzz" (tokens 300..302). From a start s the last "word" falls on
+  // s + 19 + (the 19 skips, 19..152): on 299 (then zzz 300, end 301) for s in [128, 261], on 301
+  // (end 303) for s in [130, 263]. Shortest wildcards first, the smaller total wins: 301 wherever
+  // it is reachable, 303 from 262 and 263 only.
+  const std::vector<std::int32_t> text = ids(set, words(300, "zzz word zzz"));
+  ASSERT_EQ(text.size(), 303u);
+  EXPECT_EQ(set.longest_match_at(text, 0), 0u);
+  EXPECT_EQ(set.longest_match_at(text, 127), 0u);
+  EXPECT_EQ(set.longest_match_at(text, 128), 301u);
+  EXPECT_EQ(set.longest_match_at(text, 200), 301u);
+  EXPECT_EQ(set.longest_match_at(text, 261), 301u);
+  EXPECT_EQ(set.longest_match_at(text, 262), 303u);
+  EXPECT_EQ(set.longest_match_at(text, 263), 303u);
+  EXPECT_EQ(set.longest_match_at(text, 264), 0u);
+  EXPECT_TRUE(set.matches_anywhere(text));
+  EXPECT_TRUE(set.mark_matches(text, covered));
+  std::vector<bool> want(303, true);
+  std::fill(want.begin(), want.begin() + 128, false);
+  EXPECT_EQ(covered, want);
 }
 
 }  // namespace

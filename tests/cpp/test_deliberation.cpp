@@ -56,6 +56,31 @@ TEST(PatternMatcher, WildcardsAndSpans) {
   EXPECT_EQ(m.patterns().size(), 3u);                  // empty patterns kept, never matched
 }
 
+TEST(PatternMatcher, ManyWildcardsMatchInPolynomialTime) {
+  // word (* word)^19 zzz: the plain depth-first search tries up to 8^19 ways per start.
+  std::string pattern;
+  for (int i = 0; i < 20; ++i) pattern += "* word ";
+  pattern += "zzz";
+  const PatternMatcher m({"zzz word zzz", pattern, "word"});
+  const PatternMatcher alone({pattern});
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "word ";  // token i at bytes [5i, 5i + 4)
+  EXPECT_EQ(found(m, text), std::vector<std::size_t>{2});
+  EXPECT_FALSE(alone.any(alone.keys(text)));
+
+  // Tokens 300..302 "zzz word zzz": the last "word" of the pattern falls on 299 from starts 128
+  // (all 19 wildcards take 8 tokens) to 261, so the leftmost match is tokens 128..300.
+  text += "zzz word zzz.";
+  const std::vector<Match> matches = m.find(m.keys(text));
+  ASSERT_EQ(matches.size(), 3u);
+  EXPECT_EQ(matches[1].pattern, 1u);
+  EXPECT_EQ(matches[1].begin, 640u);
+  EXPECT_EQ(matches[1].end, 1503u);
+  EXPECT_EQ(matches[0].begin, 1500u);  // "zzz word zzz"
+  EXPECT_EQ(matches[0].end, 1512u);
+  EXPECT_TRUE(alone.any(alone.keys(text)));
+}
+
 TEST(PatternMatcher, InvalidUtf8IsASeparator) {
   const PatternMatcher m({"not sure"});
   EXPECT_EQ(found(m, "not\xFF sure"), std::vector<std::size_t>{0});

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import pickle
@@ -149,6 +150,44 @@ def test_meta_needs_no_content_found_in_chunks() -> None:
     assert custom.check_claim("As per the records, nothing else.", chunk).is_meta is True
     assert ClaimCoverage(meta_patterns=[]).check_claim("In summary, the rest.", chunk).is_meta is False
     assert "in summary" in META_PATTERNS
+
+
+# word (* word)^19 zzz: 19 wildcards, up to 8^18 ways per start to a plain depth-first search (it never finished).
+MANY_WILDCARDS = " ".join(["* word"] * 20) + " zzz"
+
+
+def test_meta_patterns_with_many_wildcards() -> None:
+    chunks = [{"id": "A", "content": "word other"}]
+    for mode, score in (("default", 1.0), ("reference", 0.5)):
+        cc = ClaimCoverage(meta_patterns=[MANY_WILDCARDS], mode=mode)
+        oracle = rc.Checker(mode=mode, meta_patterns=[MANY_WILDCARDS], zipf=ZIPF, relations=RELATIONS)
+        result = cc.check_answer("word " * 50 + "[A].", chunks)
+        assert [(c.is_meta, c.is_covered, c.score, c.covering_chunks) for c in result.claims] == [
+            (False, True, score, ("A",))
+        ]
+        assert result.is_grounded
+        # The pattern spans 39..172 words before its "zzz" (each wildcard 1..8 tokens).
+        for words, meta in ((38, False), (39, True), (172, True), (173, False)):
+            answer = "Word " + "word " * (words - 1) + "zzz, the rest is unclear."
+            claim = cc.check_answer(answer, chunks).claims[0]
+            assert claim.is_meta is meta, (mode, words)
+            assert claim.is_covered is meta
+            assert oracle.check_answer(answer, [("A", "word other")]).claims[0].is_meta is meta
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    pattern=st.lists(st.sampled_from(["word", "zzz", "*"]), min_size=1, max_size=14).map(" ".join),
+    words=st.lists(st.sampled_from(["word", "zzz", "other"]), max_size=60).map(" ".join),
+)
+def test_wildcard_meta_patterns_equal_oracle(pattern: str, words: str) -> None:
+    answer = f"Word {words}, the rest is unclear. Word {words} [S1]."
+    for mode, chunk in itertools.product(("default", "reference"), (words, "alpha beta")):  # meta: nothing supported
+        got = ClaimCoverage(meta_patterns=[pattern], mode=mode).check_answer(answer, [chunk])
+        oracle = rc.Checker(mode=mode, meta_patterns=[pattern], zipf=ZIPF, relations=RELATIONS)
+        want = oracle.check_answer(answer, [("S1", chunk)])
+        assert [(c.is_meta, c.is_covered) for c in got.claims] == [(c.is_meta, c.is_covered) for c in want.claims]
+        assert [c.score for c in got.claims] == pytest.approx([c.score for c in want.claims], abs=1e-9)
 
 
 def test_multi_citation_factor_and_reference_mode() -> None:

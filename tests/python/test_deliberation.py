@@ -108,6 +108,30 @@ def test_users_extend_the_patterns() -> None:
     assert not is_context_insufficient_discussion("We need more information.", patterns=["sla"])
 
 
+def test_patterns_with_many_wildcards() -> None:
+    # word (* word)^19 zzz: up to 8^19 ways per start to a plain depth-first search (it never finished).
+    pattern = " ".join(["* word"] * 20) + " zzz"
+    assert is_context_insufficient_discussion("word " * 300 + ".", patterns=(pattern,)) == MetaScore(False, 0.0, (), ())
+    text = "word " * 300 + "zzz word zzz."
+    score = is_context_insufficient_discussion(text, patterns=(pattern,))
+    assert score.is_meta
+    assert score.matched == (pattern,)
+    detector = core.MetaDetector([pattern], [], [pattern])  # the pattern as a question clause too
+    analysis = detector.analyze(text)
+    assert analysis == (1.0, 1, [(0, 1513, False, False, True, [0], 0)])
+    assert reference_analyze(text, [pattern], [], [pattern]) == analysis
+
+
+@given(
+    pattern=st.lists(st.sampled_from(["word", "zzz", "*"]), min_size=1, max_size=14).map(" ".join),
+    words=st.lists(st.sampled_from(["word", "zzz", "other", ","]), max_size=60).map(" ".join),
+)
+def test_wildcard_patterns_match_the_reference(pattern: str, words: str) -> None:
+    text = f"{words}. Other {words}?"
+    detector = core.MetaDetector([pattern], [pattern], [pattern])
+    assert detector.analyze(text) == reference_analyze(text, [pattern], [pattern], [pattern])
+
+
 def test_empty_unicode_and_surrogates() -> None:
     assert is_context_insufficient_discussion("") == MetaScore(False, 0.0, (), ())
     assert is_context_insufficient_discussion("  \n\t ").score == 0.0

@@ -45,6 +45,23 @@ def test_classify_query(query: str, expected: str) -> None:
     assert classify_query(query) == expected
 
 
+def test_query_patterns_with_many_wildcards() -> None:
+    # word (* word)^9 zzz: up to 8^9 ways per start to a plain depth-first search (over 10 s a query).
+    rules = QueryTypeRules({"x": ([" ".join(["* word"] * 10) + " zzz"], ["e"])})
+    assert classify_query("word " * 100 + "?", rules) == GENERAL
+    assert classify_query("word " * 100 + "zzz?", rules) == "x"
+    # Tokens: alpha 0, beta 10, gamma 15, delta 50, zzz 101, words elsewhere. The last "word" of the pattern falls on
+    # token 100 from the starts 19..82: the query phrase covers tokens 19..101 (delta), not gamma, beta or alpha.
+    query = "alpha " + "word " * 9 + "beta " + "word " * 4 + "gamma " + "word " * 34 + "delta " + "word " * 50 + "zzz?"
+    chunks = [{"id": "C", "content": "alpha beta gamma word e"}, {"id": "D", "content": "alpha beta gamma word"}]
+    result = is_evidence_sufficient(query, chunks, rules)
+    assert result.query_type == "x"
+    assert result.key_terms == ("alpha", "word", "beta", "gamma")
+    assert result.relevant_chunks == ("C", "D")
+    assert result.supporting_chunks == ("C",)
+    assert result.is_sufficient
+
+
 def test_is_evidence_sufficient_by_type() -> None:
     punishment = is_evidence_sufficient("What is the punishment for cheating?", CHUNKS)
     assert isinstance(punishment, EvidenceSufficiency)

@@ -87,13 +87,21 @@ def compile_pattern(phrase: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _match(keys: Sequence[str], pos: int, pattern: Sequence[str], p: int) -> int | None:
+def _match(
+    keys: Sequence[str], pos: int, pattern: Sequence[str], p: int, memo: dict[tuple[int, int], int | None]
+) -> int | None:
+    """End of the match of pattern[p:] at keys[pos:], or None. Depth-first, shortest wildcard first; `memo` (one per
+    keys and pattern) holds the result of each state after a wildcard, a function of the state only, so the search is
+    polynomial in the wildcards (src/common/wildcard_match.hpp)."""
     while p < len(pattern):
         if pattern[p] == WILDCARD:
             for skip in range(1, MAX_WILDCARD + 1):
                 if pos + skip > len(keys):
                     return None
-                end = _match(keys, pos + skip, pattern, p + 1)
+                state = (pos + skip, p + 1)
+                if state not in memo:
+                    memo[state] = _match(keys, pos + skip, pattern, p + 1, memo)
+                end = memo[state]
                 if end is not None:
                     return end
             return None
@@ -111,8 +119,9 @@ def reference_find(patterns: Sequence[Sequence[str]], keys: Sequence[Key]) -> li
     for i, pattern in enumerate(patterns):
         if not pattern:
             continue
+        memo: dict[tuple[int, int], int | None] = {}
         for pos in range(len(words)):
-            end = _match(words, pos, pattern, 0)
+            end = _match(words, pos, pattern, 0, memo)
             if end is not None:
                 out.append((i, keys[pos][1], keys[end - 1][2]))
                 break
