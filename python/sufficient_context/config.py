@@ -278,7 +278,9 @@ def _parse_document(text: str, path: str) -> Any:
     body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     if body.lstrip().startswith(("{", "[")):
         try:
-            return json.loads(body)
+            return json.loads(body, object_pairs_hook=lambda pairs: _unique_keys(pairs, path))
+        except _DuplicateKey as exc:
+            raise ValueError(str(exc)) from None
         except ValueError:
             pass  # YAML's flow style also opens with a bracket
     try:
@@ -289,12 +291,47 @@ def _parse_document(text: str, path: str) -> Any:
             "nothing)"
         ) from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_unique_key_loader(yaml, path))  # a SafeLoader subclass: safe
+    except _DuplicateKey as exc:
+        raise ValueError(str(exc)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ValueError(f"configuration {path!r} is not valid YAML{where}: {problem}") from None
+
+
+class _DuplicateKey(ValueError):
+    """A key given twice in one mapping: the reader would keep the last silently."""
+
+
+def _unique_keys(pairs: list[tuple[Any, Any]], path: str, line: int | None = None) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            where = f" at line {line}" if line is not None else ""
+            raise _DuplicateKey(f"configuration {path!r} gives the key {key!r} twice{where}: which one is meant?")
+        out[key] = value
+    return out
+
+
+def _unique_key_loader(yaml: Any, path: str) -> Any:
+    """yaml.SafeLoader refusing a key given twice in one mapping (it keeps the last one silently)."""
+
+    class Loader(yaml.SafeLoader):  # type: ignore[misc]
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":  # "<<": keys it brings may be overridden
+                    continue
+                key = self.construct_object(key_node, deep=deep)
+                if key in seen:
+                    line = key_node.start_mark.line + 1
+                    raise _DuplicateKey(f"configuration {path!r} gives the key {key!r} twice at line {line}")
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    return Loader
 
 
 def _check_size(document: Any, path: str) -> None:

@@ -137,3 +137,20 @@ def test_alias_bombs_and_deep_nesting_are_refused_naming_the_file(tmp_path: Path
     small = tmp_path / "small.json"
     small.write_text('# fitted\n{"sufficient_context": {"thresholds": {"sufficient": 1e-05, "partial": 1e-05}}}')
     assert SufficientContextChecker.from_config(small).thresholds == (1e-05, 1e-05)
+
+
+def test_a_key_given_twice_is_refused_not_overwritten(tmp_path: Path) -> None:
+    yaml_file = tmp_path / "twice.yaml"
+    yaml_file.write_text("sufficient_context:\n  min_contexts: 2\n  min_contexts: 3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"gives the key 'min_contexts' twice at line 3"):
+        SufficientContextChecker.from_config(yaml_file)
+    json_file = tmp_path / "twice.json"
+    json_file.write_text('{"sufficient_context": {"min_contexts": 2, "min_contexts": 3}}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"gives the key 'min_contexts' twice"):
+        SufficientContextChecker.from_config(json_file)
+    # a YAML merge key that a later key overrides is not a duplicate
+    merged = tmp_path / "merged.yaml"
+    merged.write_text(
+        "base: &b {min_contexts: 2}\nsufficient_context:\n  <<: *b\n  min_contexts: 3\n", encoding="utf-8"
+    )
+    assert SufficientContextChecker.from_config(merged).min_contexts == 3

@@ -589,3 +589,6 @@ def test_paths_sqlite_would_not_keep_and_out_of_range_numbers_are_named(tmp_path
     with pytest.raises(ValueError, match=r"chunks\['a'\] must be finite; got an integer too large"):
         log.record("q", {"a": 10**400}, "answered")
     assert [r["id"] for r in log.rows()] == [row]
+    # an int id in an (id, score) pair, as chunks accept one
+    log.record("q", [(1, 0.5), ("b", None)], "answered")
+    assert log.rows()[-1]["chunks"] == [{"id": "1", "score": 0.5}, {"id": "b", "score": None}]

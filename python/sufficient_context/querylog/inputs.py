@@ -99,7 +99,8 @@ def _is_reference(item: Any) -> bool:
     if isinstance(item, Mapping):
         return "id" in item and "content" not in item and "page_content" not in item and "text" not in item
     if isinstance(item, tuple):
-        return len(item) == 2 and isinstance(item[0], str)
+        # (id, score); an int id as chunks take one (stored as its str)
+        return len(item) == 2 and isinstance(item[0], (str, int)) and not isinstance(item[0], bool)
     return hasattr(item, "id") and hasattr(item, "score") and not hasattr(item, "content")
 
 
