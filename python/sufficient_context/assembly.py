@@ -120,7 +120,7 @@ def _page(metadata: Mapping[str, Any], where: str = "chunk") -> str | None:
     return label
 
 
-def _one_line(value: object) -> str:
+def one_line(value: object) -> str:
     """A header field on one line, without brackets: chunk text or metadata cannot forge another source's header."""
     return _LINE_BREAKS.sub(" ", str(value)).replace("[", "(").replace("]", ")").strip()
 
@@ -154,14 +154,14 @@ def format_context(chunks: Iterable[ChunkLike]) -> str:
 
 def _header(chunk: Chunk, where: str) -> str:
     metadata = chunk.metadata
-    parts = [f"[{_one_line(chunk.id)}]"]
+    parts = [f"[{one_line(chunk.id)}]"]
     details = []
     source = _first(metadata, _SOURCE_KEYS)
     if source is not None:
-        details.append(f"Source: {_one_line(source)}")
+        details.append(f"Source: {one_line(source)}")
     heading = _text(metadata, "heading")
     if heading is not None:
-        details.append(f"Heading: {_one_line(heading)}")
+        details.append(f"Heading: {one_line(heading)}")
     page = _page(metadata, where)
     if page is not None:
         details.append(f"Page: {page}")
@@ -179,10 +179,10 @@ def format_sources(chunks: Iterable[ChunkLike]) -> str:
     lines = []
     for i, chunk in enumerate(as_chunks(chunks)):
         fields = source_fields(chunk, f"chunks[{i}]")
-        parts = [_one_line(fields["document"] or chunk.id)]
+        parts = [one_line(fields["document"] or chunk.id)]
         heading = _text(chunk.metadata, "heading")
         if heading is not None:
-            parts.append(_one_line(heading))
+            parts.append(one_line(heading))
         if fields["page"] is not None:
             parts.append(f"p. {fields['page']}")
         line = "- " + ", ".join(parts)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..chunks import Chunk, as_chunks
-from ..retrieval.documents import document_files
+from ..retrieval.documents import document_files, document_name
 
 
 class InputError(Exception):
@@ -72,9 +72,9 @@ def load_contexts(spec: str, argument: str = "--contexts") -> list[Chunk]:
                 raise InputError(f"{argument}: folder {spec!r} holds no .txt or .md file")
             items = [
                 {
-                    "id": f.relative_to(path).as_posix(),
+                    "id": document_name(f, path),
                     "content": _text_of(f, argument),
-                    "metadata": {"source_path": f.relative_to(path).as_posix()},
+                    "metadata": {"source_path": document_name(f, path)},
                 }
                 for f in files
             ]

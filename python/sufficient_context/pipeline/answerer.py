@@ -16,6 +16,7 @@ from ..assembly import (
     NOT_IN_DOCUMENTATION_ANSWER,
     PROMPTS,
     format_context,
+    one_line,
     source_fields,
 )
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
@@ -328,8 +329,9 @@ class GroundedAnswerer:
         sources = tuple({**source_fields(chunk), "label": label} for label, chunk in cited)
         lines = []
         for source in sources:
-            parts = [str(source["document"] or source["id"])]
-            section = source["section"]
+            # One line each: a file name or heading holding a line break cannot add a forged source line.
+            parts = [one_line(source["document"] or source["id"])]
+            section = one_line(source["section"] or "")
             if section:  # a bare section number reads as one: "Section 420"
                 parts.append(f"Section {section}" if section[0].isdigit() else section)
             if source["page"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,10 +75,27 @@ def passages_of(text: str, source_path: str) -> list[Passage]:
 
 
 def document_files(folder: str | os.PathLike[str]) -> list[Path]:
+    """The .txt / .md files under `folder`, in path order. A symbolic link to a file outside the folder is skipped
+    with a warning: serving the folder must not serve /etc/passwd through a link someone left in it."""
     root = Path(folder)
     if not root.is_dir():
         raise ValueError(f"documents folder {os.fspath(folder)!r} is not a directory")
-    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
+    real_root = root.resolve()
+    out = []
+    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()):
+        if not path.resolve().is_relative_to(real_root):
+            warnings.warn(f"skipped {document_name(path, root)!r}: a link to a file outside {os.fspath(folder)!r}",
+                          stacklevel=2)  # fmt: skip
+            continue
+        out.append(path)
+    return out
+
+
+def document_name(path: Path, root: Path) -> str:
+    """`path` relative to `root` with forward slashes. Bytes of a file name that are not UTF-8 (which Python keeps
+    as lone surrogates, and SQLite and JSON cannot store) are written as \\xNN, so every name stays distinct."""
+    name = path.relative_to(root).as_posix()
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def read_folder(folder: str | os.PathLike[str]) -> list[Passage]:
@@ -87,5 +105,5 @@ def read_folder(folder: str | os.PathLike[str]) -> list[Passage]:
     out: list[Passage] = []
     for path in document_files(root):
         text = path.read_bytes().decode("utf-8", errors="replace")
-        out.extend(passages_of(text, path.relative_to(root).as_posix()))
+        out.extend(passages_of(text, document_name(path, root)))
     return out

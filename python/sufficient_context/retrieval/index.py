@@ -14,6 +14,8 @@ from .. import text
 from ..chunks import Chunk
 from .documents import Passage
 
+_MAX_WORDS = 64  # distinct query words searched; a question has a handful, the checks then read every key term
+
 
 class PassageIndex:
     def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
@@ -42,6 +44,9 @@ class PassageIndex:
         words = [t.text for t in text.tokenize(query)]
         # Stop words would match nearly every passage; a query of stop words only searches with them all.
         words = [w for w in words if text.fold(w) not in text.STOPWORDS] or words
+        # Each distinct word once, and at most _MAX_WORDS of them: FTS5's work grows with the OR terms times the
+        # passages, so a question of one word repeated 100,000 times took a minute of CPU.
+        words = list(dict.fromkeys(text.fold(w) for w in words))[:_MAX_WORDS]
         if not words:
             return []
         # Each word quoted: FTS5 syntax characters in the query are text, not operators.
