@@ -7,6 +7,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,12 +23,14 @@ import pytest
 import uvicorn
 
 import sufficient_context as sc
+from sufficient_context.querylog import QueryLogWarning
 from sufficient_context.server import ServerSettings, UpstreamSettings, create_app
 
 SUFFICIENT = "What is the punishment for cheating under Section 420 of the Indian Penal Code?"
 PARTIAL = "What is the punishment for cheating under Section 420 in Delhi?"
 INSUFFICIENT = "Is cheating under Section 420 bailable?"
 OFF_TOPIC = "What is the capital of France?"
+JSON = {"Content-Type": "application/json"}
 
 IPC = """# Indian Penal Code
 
@@ -396,6 +399,7 @@ def test_slow_upstream_is_504_within_the_timeout_with_the_sufficiency(gw: Gatewa
         ({"messages": []}, "messages"),
         ({"messages": [{"role": "user", "content": 5}]}, "messages[0].content"),
         ({"messages": [{"content": "hi"}]}, "messages[0].role"),
+        ({"messages": [{"role": "user", "content": "hi"}, {"role": "hacker", "content": "hi"}]}, "messages[1].role"),
         ({"messages": [{"role": "user", "content": [{"type": "text", "text": 1}]}]}, "messages[0].content[0].text"),
         ({"messages": [{"role": "system", "content": "hi"}]}, "messages"),
         ({"messages": [{"role": "user", "content": "hi"}], "stream": "yes"}, "stream"),
@@ -442,6 +446,93 @@ def test_bodies_over_the_limit_are_413(gw: Gateway) -> None:
     assert response.status_code == 413
     assert response.json()["error"]["type"] == "request_too_large"
     assert gw.chat(SUFFICIENT).status_code == 200  # the server is fine
+
+
+def test_json_too_deep_or_with_huge_integers_is_400_not_500(gw: Gateway) -> None:
+    deep = "[" * 5000 + "]" * 5000  # the decoder's recursion, not the body limit
+    huge = "1" + "0" * 5000  # past Python's int_max_str_digits (4300)
+    metadata = '{"a":' * 3000 + "1" + "}" * 3000
+    for path, body, words in (
+        ("/v1/chat/completions", '{"messages": [{"role": "user", "content": "hi"}], "x": ' + deep + "}", "deeply"),
+        ("/v1/chat/completions", deep, "deeply"),
+        ("/v1/feedback", '{"log_id": ' + huge + ', "correct": true}', "4300 digits"),
+        ("/v1/review", '{"question": "q", "context": [{"content": "x", "metadata": ' + metadata + "}]}", "deeply"),
+        ("/v1/deliberations", '{"threshold": ' + huge + "}", "4300 digits"),
+    ):
+        response = gw.client.post(path, content=body, headers=JSON)
+        assert response.status_code == 400, (path, response.text)
+        error = response.json()["error"]
+        assert error["type"] == "invalid_request_error"
+        assert words in error["message"], (path, error)
+    assert gw.chat(SUFFICIENT).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "allow"),
+    [
+        ("GET", "/v1/nope", 404, None),
+        ("GET", "/static/nope.js", 404, None),
+        ("GET", "/v1/chat/completions", 405, "POST"),
+        ("PUT", "/v1/review", 405, "POST"),
+        ("POST", "/healthz", 405, "GET"),
+        ("HEAD", "/", 405, "GET"),
+    ],
+)
+def test_unknown_routes_and_wrong_methods_answer_in_the_error_shape(
+    gw: Gateway, method: str, path: str, status: int, allow: str | None
+) -> None:
+    response = gw.client.request(method, path)
+    assert response.status_code == status
+    assert response.headers.get("allow") == allow
+    if method == "HEAD":  # no body to read
+        return
+    error = response.json()["error"]
+    assert error["type"] == ("not_found" if status == 404 else "method_not_allowed")
+    assert path in error["message"]
+    assert "detail" not in response.json()
+
+
+def test_bodies_not_declared_as_json_are_415(gw: Gateway) -> None:
+    # A web page may POST text/plain or a form to any site without a CORS preflight, but not application/json.
+    body = json.dumps({"messages": [{"role": "user", "content": SUFFICIENT}]})
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None):
+        headers = {} if content_type is None else {"Content-Type": content_type}
+        for path in ("/v1/chat/completions", "/v1/feedback", "/v1/review", "/v1/deliberations"):
+            response = gw.client.post(path, content=body, headers=headers)
+            assert response.status_code == 415, (path, content_type)
+            error = response.json()["error"]
+            assert error["type"] == "unsupported_media_type"
+            assert error["param"] == "Content-Type"
+            assert "Content-Type: application/json" in error["message"]
+    for content_type in ("application/json", "application/json; charset=utf-8", "Application/JSON"):
+        response = gw.client.post("/v1/chat/completions", content=body, headers={"Content-Type": content_type})
+        assert response.status_code == 200, content_type
+
+
+def test_without_a_key_only_host_headers_naming_this_server_are_served(gw: Gateway, keyed: Gateway) -> None:
+    # DNS rebinding: a page of evil.example, its name now resolving to 127.0.0.1, sends Host: evil.example:<port>.
+    port = gw.url.rsplit(":", 1)[1]
+    for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1.evil.example:{port}", f"localhost.:{port}x"):
+        for path in ("/v1/history", "/v1/sources/statutes/ipc.md%231", "/"):
+            response = gw.client.get(path, headers={"Host": host})
+            assert response.status_code == 421, (host, path)
+            error = response.json()["error"]
+            assert (error["type"], error["param"]) == ("misdirected_request", "Host")
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "192.168.1.20:8000", "LOCALHOST"):
+        assert gw.client.get("/v1/history", headers={"Host": host}).status_code == 200, host
+    # With a key, the key guards the routes; a proxy or a container name may put any host in front.
+    assert keyed.client.get("/v1/history", headers={"Host": "gateway.internal"}).status_code == 401
+    authorized = {"Host": "gateway.internal", "Authorization": "Bearer sekret"}
+    assert keyed.client.get("/v1/history", headers=authorized).status_code == 200
+
+
+def test_the_configured_host_name_is_served_without_a_key(tmp_path: Path) -> None:
+    gateway = Gateway(ServerSettings(data_dir=tmp_path, host="gateway.internal"), retriever=ListRetriever())
+    try:
+        assert gateway.client.get("/healthz", headers={"Host": "gateway.internal:8000"}).status_code == 200
+        assert gateway.client.get("/healthz", headers={"Host": "other.internal:8000"}).status_code == 421
+    finally:
+        gateway.close()
 
 
 def test_console_pages_share_one_layout_marking_their_own_nav_link(gw: Gateway) -> None:
@@ -542,6 +633,37 @@ def test_feedback_is_stored_in_the_query_log_and_shown_in_history(gw: Gateway) -
     assert history[1]["feedback"] is False
     assert history[1]["status"] == "answered"
     assert gw.client.get("/v1/history").status_code == 200
+
+
+def test_feedback_on_a_locked_log_is_spilled_and_accepted_not_lost(tmp_path: Path) -> None:
+    settings = ServerSettings(docs=_docs(tmp_path / "docs"), querylog_write_deadline=0.3)
+    gateway = Gateway(settings)
+    try:
+        log_id = gateway.chat(SUFFICIENT).json()["log_id"]
+        holder = sqlite3.connect(gateway.log_path, isolation_level=None)
+        try:
+            holder.execute("BEGIN EXCLUSIVE")  # another process holds the write lock past the deadline
+            started = time.monotonic()
+            body = f'{{"log_id": {log_id}, "correct": false, "note": "wrong \\ud800 section"}}'  # a lone surrogate
+            with pytest.warns(QueryLogWarning, match=f"verdict on row {log_id}"):
+                response = gateway.client.post("/v1/feedback", content=body, headers=JSON)
+            elapsed = time.monotonic() - started
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert response.status_code == 202
+        assert response.json()["spilled"] is True
+        assert "spill file" in response.json()["message"]
+        assert elapsed < 5  # the 0.3 s deadline, not the default 30 s
+        lines = Path(f"{gateway.log_path}.spill.jsonl").read_text(encoding="utf-8").splitlines()
+        spilled = json.loads(lines[-1])
+        assert (spilled["log_id"], spilled["feedback_correct"]) == (log_id, False)
+        assert spilled["feedback_note"] == "wrong \ufffd section"
+        assert "locked" in spilled["error"]
+        # Once the lock is gone, verdicts are stored again.
+        assert gateway.client.post("/v1/feedback", json={"log_id": log_id, "correct": True}).json() == {"ok": True}
+    finally:
+        gateway.close()
 
 
 def test_review_recommends_by_sufficiency(gw: Gateway) -> None:
@@ -703,6 +825,9 @@ def test_settings_load_merges_arguments_environment_and_yaml(tmp_path: Path, mon
     assert (defaults.host, defaults.port, defaults.api_key, defaults.top_k) == ("127.0.0.1", 8000, None, 5)
     assert defaults.max_request_bytes == 1024 * 1024
     assert defaults.upstream.timeout_s == 30
+    assert defaults.querylog_write_deadline == 30
+    with pytest.raises(ValueError, match=r"server\.querylog_write_deadline"):
+        ServerSettings.load({"server": {"querylog_write_deadline": 0}})
     with pytest.raises(ValueError, match=r"server\.prot"):
         ServerSettings.load({"server": {"prot": 1}})
     with pytest.raises(ValueError, match=r"server\.upstream\.url"):

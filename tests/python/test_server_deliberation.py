@@ -18,6 +18,7 @@ from sufficient_context.deliberation import BEST_EFFORT_PROMPT, CHOICES
 from sufficient_context.server import ServerSettings, create_app
 
 KEY = "delib-key"
+JSON = {"Content-Type": "application/json"}  # what a raw body must be declared as
 META = (
     "We need more information about the budget before we can assess this. What is the team size?",
     "Without knowing the deadline, it depends on many factors. Can you share more context about the launch date?",
@@ -139,8 +140,8 @@ def test_a_session_starts_with_its_options_and_shows_its_state(gw: Server) -> No
     assert body["state"]["limited_context_mode"] is False
     assert body["state"]["total_contributions_count"] == 0
     assert gw.client.get(f"/v1/deliberations/{body['id']}").json()["question"] == "Which DB?"
-    # an empty body is a session with the defaults
-    assert gw.client.post("/v1/deliberations", content=b"").status_code == 201
+    # an empty body is a session with the defaults (declared JSON all the same: see test_server.py)
+    assert gw.client.post("/v1/deliberations", content=b"", headers=JSON).status_code == 201
 
 
 def test_contributions_are_scored_and_the_event_fires_once_over_the_threshold(gw: Server) -> None:
@@ -185,13 +186,13 @@ def test_unicode_contributions_round_trip(gw: Server) -> None:
 def test_lone_surrogates_become_replacement_characters_not_500s(gw: Server) -> None:
     session_id = gw.start()
     raw = b'{"round": 1, "expert": "a\\ud800", "text": "\\ud83d We need more information. Why\\udfff?"}'
-    response = gw.client.post(f"/v1/deliberations/{session_id}/contributions", content=raw)
+    response = gw.client.post(f"/v1/deliberations/{session_id}/contributions", content=raw, headers=JSON)
     assert response.status_code == 200
     body = response.json()
     assert body["expert"] == "a\ufffd"
     assert body["meta"]["is_meta"] is True
     answer = gw.client.post(f"/v1/deliberations/{session_id}/answers",
-                            content=b'{"question": "Why\\ud800?", "answer": "\\udfff"}')  # fmt: skip
+                            content=b'{"question": "Why\\ud800?", "answer": "\\udfff"}', headers=JSON)  # fmt: skip
     assert answer.status_code == 200
     assert answer.json()["partial"] is True
     ((_, data, _),) = _read_events(gw.client, session_id, "contribution")  # the stream encodes it too
@@ -237,6 +238,28 @@ def test_the_stream_carries_contributions_the_event_the_choice_and_the_end(gw: S
     assert "has ended" in late.json()["error"]["message"]
     assert gw.choose(session_id, choice="continue").status_code == 409
     assert gw.client.get(f"/v1/deliberations/{session_id}").json()["ended"] is True
+
+
+def test_an_ended_session_resumed_at_or_past_its_end_closes_at_once(gw: Server) -> None:
+    session_id = gw.start()
+    gw.insufficient(session_id)
+    assert gw.choose(session_id, choice="end").status_code == 200
+    ids = [int(i) for _, _, i in _read_events(gw.client, session_id, "ended")]
+    last = ids[-1]
+
+    def whole_stream(last_event_id: bytes) -> list[int]:
+        # A stream that stayed open would send nothing for 15 s: the 3 s read timeout fails the test instead.
+        with httpx.Client(base_url=gw.url, timeout=3) as client:
+            response = client.get(f"/v1/deliberations/{session_id}/events", headers={"Last-Event-ID": last_event_id})
+        assert response.status_code == 200
+        return [int(line[4:]) for line in response.text.splitlines() if line.startswith("id: ")]
+
+    assert whole_stream(str(last).encode()) == []
+    assert whole_stream(b"999999") == []
+    assert whole_stream(str(last - 1).encode()) == [last]  # the ended event, then the end
+    # Not a plain decimal event id (int() reads "\xb2" as a digit, refuses 5,000 digits): replayed from the start.
+    for odd in (b"\xb2", b"9" * 5000, b"-3", b"abc", b"1e3", b""):
+        assert whole_stream(odd) == ids, odd
 
 
 def test_deleting_a_session_ends_its_streams(gw: Server) -> None:
@@ -381,6 +404,28 @@ def test_too_many_live_sessions_is_429_and_unknown_ids_404(quick: Server) -> Non
     quick.client.delete(f"/v1/deliberations/{third}")
 
 
+def test_abandoned_sessions_make_room_after_ten_timeouts(tmp_path: Path) -> None:
+    # A 0.1 s timeout: a session nobody named for 1 s, with no stream open on it, is abandoned.
+    settings = ServerSettings(docs=_docs(tmp_path), deliberation_timeout=0.1, deliberation_max_sessions=2)
+    server = Server(settings)
+    try:
+        watched, abandoned = server.start(), server.start()
+        assert server.client.post("/v1/deliberations", json={}).status_code == 429  # both are fresh
+        with httpx.Client(base_url=server.url, timeout=10) as listener:
+            thread, received = _stream_in_background(listener, watched, "ended")
+            time.sleep(1.3)
+            third = server.start()  # the abandoned one made room; the watched one is kept
+            assert server.client.get(f"/v1/deliberations/{abandoned}").status_code == 404
+            assert server.client.get(f"/v1/deliberations/{watched}").status_code == 200
+            assert server.client.post("/v1/deliberations", json={}).status_code == 429
+            server.client.delete(f"/v1/deliberations/{watched}")
+            thread.join(5)
+        assert [name for name, _, _ in received] == ["ended"]
+        assert server.client.get(f"/v1/deliberations/{third}").status_code == 200
+    finally:
+        server.close()
+
+
 @pytest.mark.parametrize(
     ("body", "param"),
     [
@@ -426,12 +471,12 @@ def test_malformed_session_options_are_400_naming_the_field(gw: Server, body: di
 def test_invalid_bodies_and_answers_are_400(gw: Server) -> None:
     session_id = gw.start()
     url = f"/v1/deliberations/{session_id}"
-    assert gw.client.post(url + "/contributions", content=b"\xff\xfe").json()["error"]["message"] == (
+    assert gw.client.post(url + "/contributions", content=b"\xff\xfe", headers=JSON).json()["error"]["message"] == (
         "the request body is not UTF-8"
     )
-    assert gw.client.post(url + "/contributions", content=b"[1]").status_code == 400
-    assert gw.client.post("/v1/deliberations", content=b"{oops").status_code == 400
-    infinite = gw.client.post("/v1/deliberations", content=b'{"threshold": Infinity}')  # Python's json reads it
+    assert gw.client.post(url + "/contributions", content=b"[1]", headers=JSON).status_code == 400
+    assert gw.client.post("/v1/deliberations", content=b"{oops", headers=JSON).status_code == 400
+    infinite = gw.client.post("/v1/deliberations", content=b'{"threshold": Infinity}', headers=JSON)  # json reads it
     assert infinite.status_code == 400
     assert infinite.json()["error"]["param"] == "threshold"
     for body, param in (({"answer": "x"}, "question"), ({"question": "q?"}, "answer"),

@@ -1,10 +1,12 @@
-"""``create_app``: the FastAPI gateway, its safety layers (API key, body size limit, 400 for bad input), the
-console's pages (Jinja2 templates sharing one layout, rendered once) and its static files."""
+"""``create_app``: the FastAPI gateway, its safety layers (API key or, without one, the Host check; body size limit;
+every error in one JSON shape), the console's pages (Jinja2 templates sharing one layout, rendered once) and its
+static files."""
 
 from __future__ import annotations
 
 import functools
 import hmac
+import ipaddress
 import json
 import time
 from collections.abc import AsyncIterator
@@ -19,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
@@ -80,13 +83,37 @@ async def _send_json(send: Send, status: int, document: dict[str, Any], headers:
     await send({"type": "http.response.body", "body": body})
 
 
-class GuardMiddleware:
-    """Counts and times every request, checks the API key, and refuses bodies over the limit (413) before the app
-    reads them."""
+def _known_host(header: bytes, configured: str) -> bool:
+    """Whether a Host header names this server: an IP address, localhost or the configured host, with any port. A
+    DNS rebinding page (a name of the attacker's that now resolves to 127.0.0.1) sends its own name, so it is refused;
+    a name is what it needs, an IP address it cannot use."""
+    host = header.decode("latin-1").strip().lower()
+    if host.startswith("["):  # an IPv6 address: [::1]:8000
+        name, bracket, rest = host[1:].partition("]")
+        if not bracket or rest[:1] not in ("", ":"):
+            return False
+        port = rest[1:]
+    else:
+        name, _, port = host.partition(":")
+    if port and not (port.isascii() and port.isdigit()):
+        return False
+    if name in ("localhost", configured.strip("[]").lower()):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
-    def __init__(self, app: ASGIApp, api_key: str | None, max_bytes: int, metrics: Metrics) -> None:
+
+class GuardMiddleware:
+    """Counts and times every request, checks the API key (without one: that the Host header names this server),
+    and refuses bodies over the limit (413) before the app reads them."""
+
+    def __init__(self, app: ASGIApp, api_key: str | None, max_bytes: int, metrics: Metrics, host: str) -> None:
         self.app = app
         self.key = None if api_key is None else api_key.encode()
+        self.host = host
         self.max_bytes = max_bytes
         self.metrics = metrics
 
@@ -111,6 +138,14 @@ class GuardMiddleware:
             self.metrics.latency.labels(route=route).observe(time.perf_counter() - started)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send, path: str) -> None:
+        host = dict(scope["headers"]).get(b"host")
+        if self.key is None and host is not None and not _known_host(host, self.host):
+            # Without a key, any page the browser shows could reach a loopback server through DNS rebinding.
+            refusal = (f"the Host header {host.decode('latin-1')[:100]!r} does not name this server: use its IP "
+                       f"address, localhost or {self.host}, or set an API key to serve under other names")  # fmt: skip
+            await _send_json(send, 421, {"error": {"message": refusal, "type": "misdirected_request",
+                                                   "param": "Host"}}, [])  # fmt: skip
+            return
         if self.key is not None and path not in _OPEN_PATHS and not path.startswith("/static/"):
             scheme, _, token = dict(scope["headers"]).get(b"authorization", b"").strip().partition(b" ")
             if scheme.lower() != b"bearer" or not hmac.compare_digest(token.strip(), self.key):
@@ -172,6 +207,21 @@ def create_app(settings: ServerSettings, retriever: Any = None) -> FastAPI:
     async def bad_request(request: Request, exc: BadRequest) -> JSONResponse:
         return error_response(exc.status, exc.message, exc.kind, param=exc.param)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # The router's own 404 / 405 (and the static files'), in the error shape of every other error.
+        path = request.url.path[:200]
+        if exc.status_code == 404:
+            response = error_response(404, f"no route or file at {path}", "not_found")
+        elif exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow", "")
+            response = error_response(405, f"{request.method} is not allowed on {path}; allowed: {allowed}",
+                                      "method_not_allowed")  # fmt: skip
+        else:
+            response = error_response(exc.status_code, f"{path}: {exc.detail}", "invalid_request_error")
+        response.headers.update(exc.headers or {})
+        return response
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
@@ -206,7 +256,7 @@ def create_app(settings: ServerSettings, retriever: Any = None) -> FastAPI:
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(GuardMiddleware, api_key=settings.api_key, max_bytes=settings.max_request_bytes,
-                       metrics=metrics)  # fmt: skip
+                       metrics=metrics, host=settings.host)  # fmt: skip
     return app
 
 

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from .service import ChatOutcome, Gateway
-from .validation import BadRequest, chat_query, json_object, optional, required
+from .validation import BadRequest, chat_query, json_body, optional, required
 
 __all__ = ["error_response", "router"]
 
@@ -105,7 +105,7 @@ def stream_events(outcome: ChatOutcome, model: str) -> Iterator[str]:
 
 @router.post("/chat/completions")
 async def chat_completions(request: Request) -> Response:
-    body = json_object(await request.body())
+    body = await json_body(request)
     query = chat_query(body)
     stream = optional(body, "stream", bool, False)
     gateway = _gateway(request)
@@ -134,7 +134,7 @@ async def chat_completions(request: Request) -> Response:
 
 @router.post("/review")
 async def review(request: Request) -> JSONResponse:
-    body = json_object(await request.body())
+    body = await json_body(request)
     question = required(body, "question", str)
     if not question.strip():
         raise BadRequest("question", "question must not be empty")
@@ -154,15 +154,19 @@ async def review(request: Request) -> JSONResponse:
 
 @router.post("/feedback")
 async def feedback(request: Request) -> JSONResponse:
-    body = json_object(await request.body())
+    body = await json_body(request)
     log_id = required(body, "log_id", int)
     correct = required(body, "correct", bool)
     note = optional(body, "note", str, None)
     gateway = _gateway(request)
     try:
-        await run_in_threadpool(gateway.log.feedback, log_id, correct, note)
+        stored = await run_in_threadpool(gateway.feedback, log_id, correct, note)
     except KeyError:
         return error_response(404, f"log_id {log_id} names no query-log row", "not_found", param="log_id")
+    if not stored:  # accepted, not yet in the log: an operator merges the spill file
+        return JSONResponse({"ok": True, "spilled": True, "message": "the query log could not be written (locked "
+                             "past its deadline, read-only or full); the verdict was kept in its spill file"},
+                            status_code=202)  # fmt: skip
     return JSONResponse({"ok": True})
 
 

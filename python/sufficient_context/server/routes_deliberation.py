@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..deliberation import CHOICES, ContextInsufficiencyMonitor, assumptions_and_limitations
 from .routes_api import error_response
-from .validation import BadRequest, NotFound, json_object, optional, required
+from .validation import BadRequest, NotFound, json_body, optional, required
 
 __all__ = ["ACTIONS", "Deliberations", "Session", "router"]
 
@@ -33,7 +33,9 @@ router = APIRouter(prefix="/v1/deliberations")
 MAX_CONTRIBUTIONS = 2000  # per session: the event log is replayed to every new listener
 _WAKE_S = 1.0  # how often an idle stream checks that its client is still there
 _KEEPALIVE_S = 15.0  # an SSE comment this often keeps proxies from closing an idle stream
+IDLE_TIMEOUTS = 10  # a session untouched this many deliberation timeouts, with nobody listening, is abandoned
 _SURROGATES = re.compile("[\ud800-\udfff]")
+_EVENT_ID = re.compile("[0-9]{1,18}")
 ACTIONS = ("contributions", "answers", "context-choice", "events", "synthesis")  # the routes under a session
 
 
@@ -59,6 +61,8 @@ class Session:
         self.monitor = monitor
         self.question = question
         self.created = time.time()
+        self.touched = time.monotonic()  # the last request that named this session
+        self.listeners = 0  # open event streams
         self.log: list[tuple[str, dict[str, Any]]] = []
         self.contributions = 0
         self.closed = False  # ended by the user's choice or deleted
@@ -68,6 +72,9 @@ class Session:
     @property
     def ended(self) -> bool:
         return self.closed or self.monitor.ended
+
+    def idle(self, seconds: float) -> bool:
+        return self.listeners == 0 and time.monotonic() - self.touched > seconds
 
     def emit(self, name: str, data: dict[str, Any]) -> None:
         self.log.append((name, data))
@@ -133,8 +140,9 @@ class Session:
 
 
 class Deliberations:
-    """The app's sessions: at most `max_sessions` kept; the oldest ended one makes room for a new one, and when all
-    are live a new one is refused (429)."""
+    """The app's sessions: at most `max_sessions` kept; the oldest ended or abandoned one (no request named it for
+    ``IDLE_TIMEOUTS`` timeouts and no stream is open on it) makes room for a new one, and when all are live a new one
+    is refused (429)."""
 
     def __init__(self, timeout: float, max_sessions: int) -> None:
         self.timeout = timeout
@@ -143,10 +151,12 @@ class Deliberations:
 
     def add(self, session: Session) -> bool:
         if len(self.sessions) >= self.max_sessions:
-            oldest_ended = next((key for key, s in self.sessions.items() if s.ended), None)
-            if oldest_ended is None:
+            idle_s = self.timeout * IDLE_TIMEOUTS
+            gone = next((s for s in self.sessions.values() if s.ended or s.idle(idle_s)), None)
+            if gone is None:
                 return False
-            del self.sessions[oldest_ended]
+            del self.sessions[gone.id]
+            gone.close("expired")  # stops its timer (a no-op for an ended one)
         self.sessions[session.id] = session
         return True
 
@@ -173,6 +183,7 @@ def _session(request: Request, session_id: str) -> Session:
     session = _registry(request).get(session_id)
     if session is None:
         raise NotFound("id", f"no deliberation session has the id {session_id!r}")
+    session.touched = time.monotonic()
     return session
 
 
@@ -210,8 +221,7 @@ def _text(body: Mapping[str, Any], name: str, *, empty: bool = False) -> str:
 
 @router.post("")
 async def start(request: Request) -> JSONResponse:
-    raw = await request.body()
-    body = json_object(raw) if raw.strip() else {}
+    body = await json_body(request, empty=True)
     registry = _registry(request)
     options: dict[str, Any] = {"timeout": registry.timeout}
     threshold = _number(body, "threshold")
@@ -252,7 +262,7 @@ async def delete(request: Request, session_id: str) -> JSONResponse:
 @router.post("/{session_id}/contributions")
 async def contribute(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
-    body = json_object(await request.body())
+    body = await json_body(request)
     round_ = required(body, "round", int)
     expert = _text(body, "expert")
     text = _text(body, "text")
@@ -279,7 +289,7 @@ async def contribute(request: Request, session_id: str) -> JSONResponse:
 @router.post("/{session_id}/answers")
 async def answer(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
-    body = json_object(await request.body())
+    body = await json_body(request)
     question = _text(body, "question")
     reply = _text(body, "answer", empty=True)  # empty is allowed: it is the clearest partial answer
     if session.ended:
@@ -292,7 +302,7 @@ async def answer(request: Request, session_id: str) -> JSONResponse:
 @router.post("/{session_id}/context-choice")
 async def choose(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
-    body = json_object(await request.body())
+    body = await json_body(request)
     choice = required(body, "choice", str)
     context = optional(body, "context", str, None)
     context = None if context is None else _clean(context)
@@ -328,30 +338,40 @@ def _sse(index: int, name: str, data: Mapping[str, Any]) -> str:
 async def _stream(request: Request, session: Session, cursor: int) -> AsyncIterator[str]:
     """The session's events from `cursor` on, then new ones as they come, until ``ended`` or the client leaves."""
     idle = 0.0
-    while True:
-        session.poll()
-        while cursor < len(session.log):
-            name, data = session.log[cursor]
-            yield _sse(cursor, name, data)
-            cursor += 1
-            if name == "ended":
+    session.listeners += 1  # a session someone watches is not abandoned
+    try:
+        while True:
+            session.poll()
+            while cursor < len(session.log):
+                name, data = session.log[cursor]
+                yield _sse(cursor, name, data)
+                cursor += 1
+                if name == "ended":
+                    return
+            if session.ended:  # resumed past the ``ended`` event: nothing more will come
                 return
-        if await session.changed(_WAKE_S):
-            idle = 0.0
-            continue
-        if await request.is_disconnected():
-            return
-        idle += _WAKE_S
-        if idle >= _KEEPALIVE_S:
-            idle = 0.0
-            yield ": keep-alive\n\n"
+            if await session.changed(_WAKE_S):
+                idle = 0.0
+                continue
+            if await request.is_disconnected():
+                return
+            idle += _WAKE_S
+            if idle >= _KEEPALIVE_S:
+                idle = 0.0
+                yield ": keep-alive\n\n"
+    finally:
+        session.listeners -= 1
+        session.touched = time.monotonic()
 
 
 @router.get("/{session_id}/events")
 async def events(request: Request, session_id: str) -> Response:
     session = _session(request, session_id)
-    # A reconnecting EventSource sends the id of the last event it saw; resume after it.
+    # A reconnecting EventSource sends the id of the last event it saw; resume after it. Anything but a plain decimal
+    # event id (str.isdigit() also takes "²", and int() refuses 5,000 digits) is no id of ours: replay everything.
     last = request.headers.get("last-event-id", "").strip()
-    cursor = int(last) + 1 if last.isdigit() else 0
+    cursor = 0
+    if _EVENT_ID.fullmatch(last):
+        cursor = min(int(last) + 1, len(session.log))  # an id past the log: new events still come
     return StreamingResponse(_stream(request, session, cursor), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip

@@ -3,15 +3,20 @@ Everything here is synchronous and thread-safe; the routes run it in the thread 
 
 from __future__ import annotations
 
+import sqlite3
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from ..checker import Level, SufficiencyResult
 from ..chunks import Chunk, as_chunks
 from ..pipeline import GroundedAnswer, GroundedAnswerer, sufficiency_fields
-from ..querylog import QueryLog
+from ..querylog import QueryLog, QueryLogError, QueryLogWarning
+from ..querylog.inputs import clean_text
+from ..querylog.writer import spill
 from ..stats import EvidenceGatingStats, SufficiencyStats
 from .index import DocsIndex, Retriever, as_retriever
 from .settings import ServerSettings
@@ -77,7 +82,8 @@ class Gateway:
         else:
             assert self.index is not None
             self.retriever = self.index
-        self.log = QueryLog(data_dir / "querylog.db")
+        deadline = settings.querylog_write_deadline  # one SQLite wait never outlasts the whole deadline
+        self.log = QueryLog(data_dir / "querylog.db", timeout=min(5.0, deadline), write_deadline=deadline)
         self.stats = SufficiencyStats()
         # The retrieval gate's decisions, in the gate's own metric family (passes = anything but no_evidence).
         self.gate_stats = EvidenceGatingStats()
@@ -114,6 +120,28 @@ class Gateway:
             return None
         _, evidence = answerer.retrieval_gate(chunks)
         return sufficiency_fields(answerer.checker.check_sufficiency(query, evidence))
+
+    def feedback(self, log_id: int, correct: bool, note: str | None) -> bool:
+        """Store a user's verdict (KeyError for an unknown row); True. When the log cannot be written (locked past
+        its deadline, read-only, full), the verdict goes to the log's spill file, as `QueryLog.record` does with
+        rows, and the result is False: a verdict is never lost."""
+        try:
+            self.log.feedback(log_id, correct, note)
+        except QueryLogError as exc:
+            # Busy, read-only and full are OperationalErrors; a corrupt file (DatabaseError) is an error of its own.
+            if not isinstance(exc.__cause__, sqlite3.OperationalError) or self.log.path == ":memory:":
+                raise
+            row = {"log_id": log_id, "feedback_correct": correct,
+                   "feedback_note": None if note is None else clean_text(note),
+                   "feedback_at": datetime.now(timezone.utc).isoformat()}  # fmt: skip
+            try:
+                target = spill(self.log.path, row, str(exc))
+            except OSError as spill_exc:
+                raise QueryLogError(f"{exc}; the verdict could not be spilled either: {spill_exc}") from spill_exc
+            warnings.warn(QueryLogWarning(f"{exc}; the verdict on row {log_id} was appended to {target!r}"),
+                          stacklevel=2)  # fmt: skip
+            return False
+        return True
 
     def review(self, question: str, context: Any) -> dict[str, Any]:
         chunks = self.retrieve(question) if context is None else context

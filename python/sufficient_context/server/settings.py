@@ -18,6 +18,7 @@
       reindex_interval_s: 1.0     # the docs folder is compared with the index at most this often
       deliberation_timeout: 120   # seconds a context_insufficient event waits for the user before continuing
       deliberation_max_sessions: 100   # live deliberation sessions at once (more: HTTP 429)
+      querylog_write_deadline: 30 # seconds a query-log write waits for a lock before the row or verdict is spilled
 
 The pipeline sections of the same file (``sufficient_context``, ``claims``, ``retrieval``, ``answering``) configure
 the answerer (:meth:`GroundedAnswerer.from_config`).
@@ -40,7 +41,7 @@ API_KEY_VARIABLE = "SC_API_KEY"
 DATA_DIR_NAME = ".sufficient-context"
 _SERVER_KEYS = (
     "host", "port", "docs", "data_dir", "api_key", "upstream", "max_request_bytes", "top_k", "reindex_interval_s",
-    "deliberation_timeout", "deliberation_max_sessions",
+    "deliberation_timeout", "deliberation_max_sessions", "querylog_write_deadline",
 )  # fmt: skip
 _UPSTREAM_KEYS = ("url", "model", "api_key_env", "timeout_s")
 
@@ -85,6 +86,7 @@ class ServerSettings:
     deliberation_timeout: float = 120.0
     deliberation_max_sessions: int = 100
     pipeline: Mapping[str, Any] = field(default_factory=dict)
+    querylog_write_deadline: float = 30.0  # after pipeline: positional construction keeps working
 
     def __post_init__(self) -> None:
         if self.docs is not None:
@@ -102,6 +104,7 @@ class ServerSettings:
             raise ValueError(f"server.reindex_interval_s must be >= 0; got {self.reindex_interval_s!r}")
         _positive(self.deliberation_timeout, "server.deliberation_timeout")
         _int(self.deliberation_max_sessions, "server.deliberation_max_sessions", 1, 100_000)
+        _positive(self.querylog_write_deadline, "server.querylog_write_deadline")
         if self.api_key is not None and (not isinstance(self.api_key, str) or not self.api_key):
             raise ValueError("server.api_key must be a non-empty string")
         if not isinstance(self.upstream, UpstreamSettings):

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["BadRequest", "chat_query", "json_object", "optional", "required"]
+from starlette.requests import Request
+
+__all__ = ["BadRequest", "chat_query", "json_body", "json_object", "optional", "required"]
+
+# The roles of OpenAI's chat API; anything else is a client mistake worth naming, not a message to skip.
+ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 
 
 class BadRequest(ValueError):
@@ -28,6 +34,26 @@ class NotFound(BadRequest):
     kind = "not_found"
 
 
+class UnsupportedMediaType(BadRequest):
+    """HTTP 415: a body not declared as JSON; the same error body as a 400."""
+
+    status = 415
+    kind = "unsupported_media_type"
+
+
+async def json_body(request: Request, *, empty: bool = False) -> dict[str, Any]:
+    """The request's body as a JSON object (`empty`: a blank body is ``{}``). The body must be declared
+    ``Content-Type: application/json``: a web page can send text/plain or a form to another site without asking
+    (no CORS preflight), but not JSON, so this keeps other sites' pages from posting to the gateway."""
+    declared = request.headers.get("content-type")
+    if (declared or "").split(";", 1)[0].strip().lower() != "application/json":
+        got = "none was sent" if declared is None else f"got {declared[:100]!r}"
+        raise UnsupportedMediaType("Content-Type", f"the request body must be sent with Content-Type: "
+                                                   f"application/json; {got}")  # fmt: skip
+    raw = await request.body()
+    return {} if empty and not raw.strip() else json_object(raw)
+
+
 def json_object(body: bytes) -> dict[str, Any]:
     """The body as a JSON object, or BadRequest."""
     try:
@@ -37,6 +63,11 @@ def json_object(body: bytes) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise BadRequest(None, f"the request body is not valid JSON: {exc.msg} at line {exc.lineno} column "
                                f"{exc.colno}") from None  # fmt: skip
+    except RecursionError:  # the decoder recurses once per level: thousands of [ or { exhaust the stack
+        raise BadRequest(None, "the request body nests JSON arrays or objects too deeply") from None
+    except ValueError:  # Python refuses to convert an integer literal longer than its int_max_str_digits
+        raise BadRequest(None, f"the request body holds a JSON integer of more than {sys.get_int_max_str_digits()} "
+                               "digits") from None  # fmt: skip
     if not isinstance(document, dict):
         raise BadRequest(None, f"the request body must be a JSON object; got {_kind(document)}")
     return document
@@ -107,6 +138,8 @@ def chat_query(body: Mapping[str, Any]) -> str:
         if "role" not in message:
             raise BadRequest(f"{where}.role", f"{where}.role is required")
         role = _check(message["role"], str, f"{where}.role")
+        if role not in ROLES:
+            raise BadRequest(f"{where}.role", f"{where}.role must be one of {', '.join(ROLES)}; got {role!r}")
         content = message.get("content")
         text = "" if content is None else _text(content, f"{where}.content")
         if role == "user":
