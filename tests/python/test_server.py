@@ -915,3 +915,26 @@ def test_serve_without_the_server_extra_says_how_to_install_it(tmp_path: Path) -
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy())
     assert done.returncode == 2
     assert "pip install 'sufficient-context[server]'" in done.stderr
+
+
+def test_the_docs_index_takes_file_names_that_are_not_utf8_and_skips_links_out(tmp_path: Path) -> None:
+    from sufficient_context.server.index import DocsIndex
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    with open(os.path.join(os.fsencode(docs), b"r\xe9sum\xe9.md"), "wb") as fh:
+        fh.write(b"Refunds take five days.")
+    secret = tmp_path / "passwd.txt"
+    secret.write_text("root:x:0:0", encoding="utf-8")
+    (docs / "passwd.txt").symlink_to(secret)
+    with pytest.warns(UserWarning, match="a link to a file outside"):
+        index = DocsIndex(docs, tmp_path / "data")
+    try:
+        assert [c.id for c in index.retrieve("How long do refunds take?", 5)] == ["r\\xe9sum\\xe9.md#0"]
+        found = index.source("r\\xe9sum\\xe9.md#0")
+        assert found is not None
+        assert "Refunds take five days." in str(found)
+        assert index.source("passwd.txt#0") is None
+        assert index.retrieve("root", 5) == []
+    finally:
+        index.close()

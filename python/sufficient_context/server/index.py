@@ -21,7 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..chunks import Chunk
 from ..retrieval import Passage, PassageIndex, passages_of
-from ..retrieval.documents import document_files
+from ..retrieval.documents import document_files, document_name
 
 __all__ = ["DocsIndex", "Retriever", "as_retriever"]
 
@@ -73,8 +73,11 @@ def as_retriever(obj: Any) -> Retriever:
     )
 
 
-def _scan(docs: Path, exclude: Path | None) -> Manifest:
+def _scan(docs: Path, exclude: Path | None) -> tuple[Manifest, dict[str, Path]]:
+    """(name -> (size, mtime)) of the documents, and each name's file. Names are document_name's: a file name that
+    is not UTF-8 has its bytes written as \\xNN, so SQLite can store it."""
     out: Manifest = {}
+    files: dict[str, Path] = {}
     skip = None if exclude is None else exclude.resolve()
     for path in document_files(docs):
         if skip is not None and path.resolve().is_relative_to(skip):
@@ -83,8 +86,10 @@ def _scan(docs: Path, exclude: Path | None) -> Manifest:
             info = path.stat()
         except OSError:  # removed while scanning: it will show up (or not) on the next scan
             continue
-        out[path.relative_to(docs).as_posix()] = (info.st_size, info.st_mtime_ns)
-    return out
+        name = document_name(path, docs)
+        out[name] = (info.st_size, info.st_mtime_ns)
+        files[name] = path
+    return out, files
 
 
 def _spans(document: str, passages: Sequence[Passage]) -> list[tuple[int, int]]:
@@ -125,9 +130,9 @@ class DocsIndex:
         self._local = threading.local()
         self._readers: list[PassageIndex] = []  # every per-thread reader, closed by close()
         self._meta: sqlite3.Connection | None = None
-        manifest = _scan(self.docs, self.data_dir)
+        manifest, files = _scan(self.docs, self.data_dir)
         if not self._open_existing(manifest):
-            self._rebuild(manifest)
+            self._rebuild(manifest, files)
         self._last_check = time.monotonic()
 
     # -- building ------------------------------------------------------------------------------------------------
@@ -146,7 +151,7 @@ class DocsIndex:
         self._swap(PassageIndex(self.path), conn)
         return True
 
-    def _rebuild(self, manifest: Manifest) -> None:
+    def _rebuild(self, manifest: Manifest, files: dict[str, Path]) -> None:
         fresh = self.path.with_name(f"index.db.{os.getpid()}.{threading.get_ident()}.tmp")
         fresh.unlink(missing_ok=True)
         built: Manifest = {}
@@ -155,7 +160,7 @@ class DocsIndex:
         spans: list[tuple[str, str, str | None, int, int, int]] = []
         for relative, stamp in sorted(manifest.items()):
             try:
-                raw = (self.docs / relative).read_bytes()
+                raw = files[relative].read_bytes()
             except OSError:  # removed since the scan
                 continue
             document = raw.decode("utf-8", errors="replace")
@@ -212,13 +217,13 @@ class DocsIndex:
             return False
         try:
             self._last_check = time.monotonic()
-            manifest = _scan(self.docs, self.data_dir)
+            manifest, files = _scan(self.docs, self.data_dir)
             with self._lock:
                 assert self._meta is not None
                 stored = {p: (s, m) for p, s, m in self._meta.execute("SELECT path, size, mtime_ns FROM manifest")}
             if stored == manifest:
                 return False
-            self._rebuild(manifest)
+            self._rebuild(manifest, files)
             return True
         finally:
             self._rebuild_lock.release()
