@@ -438,10 +438,7 @@ PyObject* nodes_decision(PyObject* cls, PyObject* const* items, std::size_t n, c
   if (fields->unscored > 0 || fields->other_scores || !p.valid) {
     Py_RETURN_NONE;  // the general path names the problem
   }
-  if (fields->overflow) {
-    PyErr_SetString(PyExc_OverflowError, "int too large to convert to float");  // as NumPy said
-    return nullptr;
-  }
+  if (fields->overflow) Py_RETURN_NONE;  // the general path names the score
   const auto result = decide(fields->scores.data(), n, p.config);
   if (!result) Py_RETURN_NONE;
   return make_decision(cls, *result, id_list(fields->ids, result->passing), p, n);

@@ -705,6 +705,7 @@ def _retrieval_vector(obj: Any) -> tuple[Sequence[str], NDArray[np.float64] | No
             if isinstance(x, bool) or not isinstance(x, numbers):
                 raise TypeError(f"chunks_or_scores[{i}] must be a number like the items before it; got "
                                 f"{type(x).__name__}")  # fmt: skip
+            as_float(x, f"chunks_or_scores[{i}]")  # an int no float holds is named, not a bare OverflowError
         return _PositionalIds(len(items)), np.array(items, dtype=np.float64)
     chunks = as_chunks(items, argument="chunks_or_scores")
     ids = [str(c.id) for c in chunks]

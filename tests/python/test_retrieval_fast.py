@@ -184,8 +184,8 @@ def test_nodes_without_scores_gate_only_their_count() -> None:
 def test_node_scores_of_other_types() -> None:
     ints = assigned([1, 0, 2])
     assert fast(ints, 0.2, 1) == expected([1.0, 0.0, 2.0], ["n0", "n1", "n2"], 0.2, 1)
-    with pytest.raises(OverflowError, match="int too large to convert to float"):  # as NumPy said before
-        evaluate_retrieval(assigned([10**400, 0.5]))
+    with pytest.raises(ValueError, match=r"chunks_or_scores\[0\]\.score must be finite; got an integer too large"):
+        evaluate_retrieval(assigned([10**400, 0.5]))  # named by the general path (a bare OverflowError before)
     for values in ([True, 0.5], [np.float64(0.5), 0.3], ["0.5", 0.2], [0.5, None], [0.5, math.nan]):
         assert fast(assigned(values)) is None  # the general path checks them and names the problem
     with pytest.raises(ValueError, match=r"chunks_or_scores\[1\] \(id 'n1'\) has no score"):
@@ -253,7 +253,14 @@ def test_input_errors_come_before_parameter_value_errors() -> None:
     assert error_of(lambda: evaluate_retrieval(np.array([np.inf]))) == (
         "ValueError: chunks_or_scores[0] is inf: scores must be finite"
     )
-    assert error_of(lambda: evaluate_retrieval([0.5, 10**400])) == "OverflowError: int too large to convert to float"
+    assert error_of(lambda: evaluate_retrieval([0.5, 10**400])) == (
+        "ValueError: chunks_or_scores[1] must be finite; got an integer too large for a float"
+    )
+    # a node built without validation (pydantic's model_construct) can hold one too: the C path hands it over
+    huge = NodeWithScore.model_construct(node=TextNode(text="b", id_="b"), score=10**400)
+    assert error_of(lambda: evaluate_retrieval([*nodes([0.5]), huge])) == (
+        "ValueError: chunks_or_scores[1].score must be finite; got an integer too large for a float"
+    )
     assert error_of(lambda: evaluate_retrieval(np.zeros((2, 2)))) == (
         "ValueError: chunks_or_scores must be 1-D; got shape (2, 2)"
     )
