@@ -107,15 +107,16 @@ def as_float(value: Any, name: str) -> float:
         raise ValueError(f"{name} must be finite; got an integer too large for a float") from None
 
 
-def real_array(value: Any, dtype: Any, name: str) -> NDArray[Any]:
+def real_array(value: Any, dtype: Any, name: str, kinds: str = "fiu") -> NDArray[Any]:
     """`value` as a NumPy array of `dtype`, refusing what a cast would silently change: complex numbers (the
-    imaginary part dropped), strings ("1" read as 1.0), booleans and objects. TypeError naming `name`."""
+    imaginary part dropped), strings ("1" read as 1.0), objects and, unless `kinds` holds "b", booleans. TypeError
+    naming `name`."""
     np = numpy()
     try:
         array = np.asarray(value)
     except (TypeError, ValueError, OverflowError) as exc:
         raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
-    if array.dtype.kind not in "fiu":
+    if array.dtype.kind not in kinds:
         raise TypeError(f"{name} must be an array of real numbers; got {array.dtype} values")
     converted: NDArray[Any] = array.astype(dtype, copy=False)
     return converted

@@ -1,6 +1,7 @@
 """Cosine similarity computed by the C++ core: SIMD kernels for one query, Eigen for blocks.
 
-Inputs are array-likes: NumPy arrays of any real dtype, lists, anything ``np.asarray`` accepts.
+Inputs are array-likes: NumPy arrays of any real dtype, lists, anything ``np.asarray`` accepts (booleans read as 0
+and 1; complex numbers, strings and objects are a ``TypeError`` naming the argument).
 A C-contiguous float32 array is used in place (no copy); anything else (float64, integers, a
 non-contiguous view, a list) is converted once to float32, so values beyond float32's range
 become inf (NumPy warns: overflow encountered in cast) and are rejected. Every function raises
@@ -28,21 +29,24 @@ if TYPE_CHECKING:
 __all__ = ["cosine", "cosine_many", "cosine_matrix", "simd_path"]
 
 _T = TypeVar("_T")
+_KINDS = "biuf"  # NumPy dtype kinds taken: bool, integers, floats
 
 
 def _call(function: Callable[..., _T], **arrays: Any) -> _T:
-    """The core's function on `arrays`; an argument a cast would silently change (complex, bool, strings) or that
-    is no array of numbers at all is a TypeError naming it, not the binding's list of signatures."""
+    """The core's function on `arrays`; an argument a cast would silently change (complex, strings, objects) or that
+    is no array of numbers at all is a TypeError naming it, not the binding's list of signatures. Booleans read as
+    0 and 1, as NumPy reads them."""
     for name, value in arrays.items():
-        if is_ndarray(value) and value.dtype.kind not in "fiu":
-            real_array(value, "float32", name)  # raises, naming it
+        if is_ndarray(value):
+            if value.dtype.kind not in _KINDS:
+                real_array(value, "float32", name, _KINDS)  # raises, naming it
+        elif isinstance(value, (list, tuple)) and value:  # the binding would read "1" as a number
+            arrays[name] = real_array(value, "float64", name, _KINDS)
     try:
         return function(*arrays.values())
     except TypeError:
-        import numpy as np
-
         for name, value in arrays.items():
-            real_array(value, np.float32, name)  # the first argument that is no array of real numbers raises
+            real_array(value, "float32", name, _KINDS)  # the first argument that is no array of real numbers raises
         raise
 
 

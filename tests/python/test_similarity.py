@@ -427,11 +427,11 @@ def test_cosine_and_cosine_matrix_shape_errors() -> None:
 def test_non_numeric_input_is_a_type_error_naming_the_argument() -> None:
     with pytest.raises(TypeError, match=r"^query must be an array of real numbers; got <U1 values$"):
         sim.cosine_many(["a", "b"], [[1.0, 2.0]])  # type: ignore[list-item]
-    # what a cast would silently change: the imaginary part, booleans read as 0 and 1
+    # what a cast would silently change: the imaginary part, strings read as numbers
     with pytest.raises(TypeError, match=r"^a must be an array of real numbers; got complex128 values$"):
         sim.cosine(np.array([1 + 1j, 2.0]), [1.0, 0.0])
-    with pytest.raises(TypeError, match=r"^matrix must be an array of real numbers; got bool values$"):
-        sim.cosine_matrix([[1.0, 0.0]], np.array([[True, False]]))
+    with pytest.raises(TypeError, match=r"^matrix must be an array of real numbers; got <U3 values$"):
+        sim.cosine_matrix([[1.0, 0.0]], [["1.0", "0.0"]])
     with pytest.raises(TypeError, match=r"^b must be an array of real numbers; got object values$"):
         sim.cosine([1.0, 0.0], [10**400, 1])
 
