@@ -147,7 +147,8 @@ def text_of(value: Any, name: str) -> str:
         if attribute == "content" and isinstance(inner, list):
             parts = [p if isinstance(p, str) else p.get("text") for p in inner if isinstance(p, (str, dict))]
             if all(isinstance(p, str) for p in parts) and parts:
-                return "".join(p for p in parts if isinstance(p, str))
+                # a line break between blocks: one block's last sentence must not run into the next one's first
+                return "\n".join(p for p in parts if isinstance(p, str))
     raise TypeError(
         f"{name} must be a str or an object with .content / .response / .text holding text; got {type(value).__name__}"
     )

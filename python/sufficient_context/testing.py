@@ -27,9 +27,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ._args import bool_types, real_types, text_of
 from .checker import Level, SufficiencyResult, SufficientContextChecker
 from .chunks import ChunkLike, as_chunks
 from .claims import AnswerCoverage, ClaimCoverage
+from .sentences import strip_citations
+from .text import count_tokens
 
 __all__ = [
     "ContextCheckError",
@@ -242,7 +245,7 @@ def assert_grounded(
         sentence with its score and reason, and the unknown and missing citations.
     """
     __tracebackhide__ = True
-    if isinstance(min_attribution, bool) or not isinstance(min_attribution, (int, float)):
+    if isinstance(min_attribution, bool_types()) or not isinstance(min_attribution, real_types()):
         raise TypeError(f"min_attribution must be a number in [0, 1]; got {type(min_attribution).__name__}")
     if not (math.isfinite(min_attribution) and 0.0 <= min_attribution <= 1.0):
         raise ValueError(f"min_attribution must be in [0, 1]; got {min_attribution!r}")
@@ -252,13 +255,18 @@ def assert_grounded(
         raise TypeError(f"coverage must be a ClaimCoverage; got {type(coverage).__name__}")
     converted = as_chunks(chunks)
     result = coverage.check_answer(answer, converted)
+    # "" or "[S1]" has no claim to be unsupported, so its ratios are 1.0; but it answers nothing.
+    says_nothing = count_tokens(strip_citations(text_of(answer, "answer"))) == 0
     passed = (
         result.supported_ratio >= min_attribution
         and result.attribution_coverage >= min_attribution
         and not result.unknown_citations
+        and not says_nothing
     )
     message = None
-    if not passed:
+    if says_nothing:
+        message = f"answer {text_of(answer, 'answer')!r} says nothing: it has no word outside its citation markers"
+    elif not passed:
         message = _grounding_message(answer, [str(c.id) for c in converted], float(min_attribution), result)
     _record(
         {

@@ -449,3 +449,23 @@ def test_embeddings_a_cast_would_change_are_refused(values: Any, dtype: str) -> 
     with pytest.raises(ValueError, match=r"the embedding model's output \(callable\) " + message):
         model.check_sufficiency("tea", ["tea"])
     assert sc.as_chunks([{"content": "x", "embedding": np.array([1, 2, 3], dtype=np.int8)}])[0].embedding is not None
+
+
+def test_an_eval_row_with_an_integer_past_the_digit_limit_is_one_bad_row() -> None:
+    from sufficient_context.evaluation.rows import RowError, parse_line
+
+    bad = parse_line(3, b'{"query": "q", "contexts": [{"content": "a", "score": ' + b"9" * 5000 + b"}]}")
+    assert isinstance(bad, RowError)
+    assert str(bad).startswith("line 3: not valid here: Exceeds the limit (4300 digits)")
+
+
+def test_text_blocks_of_a_message_are_separate_sentences() -> None:
+    from langchain_core.messages import AIMessage
+
+    chunk = "Whoever cheats shall be punished with imprisonment of up to seven years."
+    blocks = [{"type": "text", "text": "Cheating is punished with up to seven years [S1]."},
+              {"type": "text", "text": "The accused is hanged."}]  # fmt: skip
+    result = sc.ClaimCoverage().check_answer(AIMessage(content=blocks), [chunk])
+    # joined without a break, the unsupported second sentence rode on the first one's support
+    assert [c.sentence for c in result.claims] == [b["text"] for b in blocks]
+    assert [c.is_covered for c in result.claims] == [True, False]

@@ -212,6 +212,13 @@ def test_assert_grounded_lists_each_uncovered_sentence_with_its_score_and_reason
         assert_grounded(UNGROUNDED, CHUNKS, min_attribution=0.0)
     with pytest.raises(ValueError, match=r"min_attribution must be in \[0, 1\]; got 1.5"):
         assert_grounded(UNGROUNDED, CHUNKS, min_attribution=1.5)
+    # "" or "[S1]" has no claim, so nothing in it is unsupported; but it answers nothing, so it does not pass
+    for empty in ("", "[S1]", " [S1][S2]. "):
+        with pytest.raises(UngroundedAnswerError, match="says nothing: it has no word outside its citation markers"):
+            assert_grounded(empty, CHUNKS, min_attribution=0.0)
+    import numpy as np
+
+    assert assert_grounded(CHUNKS[0] + " [S1]", CHUNKS, np.float32(0.5)).is_grounded  # a NumPy number is a number
 
 
 def test_the_helpers_work_without_pytest() -> None:
@@ -325,3 +332,35 @@ def test_the_entry_point_loads_the_plugin_once(sub: pytest.Pytester, monkeypatch
     sub.makefile(".ini", pytest="[pytest]\nsc_gate_threshold = 0.7\n")
     make_tests(sub, "def test_loaded(evidence_gate):\n    assert evidence_gate.threshold == 0.7\n")
     sub.runpytest_subprocess(*args).assert_outcomes(passed=1)
+
+
+def test_config_files_and_report_paths_that_are_not_regular_files_are_usage_errors(sub: pytest.Pytester) -> None:
+    make_tests(sub, "def test_runs(): assert_grounded(CHUNKS[0] + ' [S1]', CHUNKS)\n")
+    os.mkfifo(sub.path / "cfg.json")  # reading it would block pytest forever
+    sub.makefile(".ini", pytest="[pytest]\nsc_config = cfg.json\n")
+    result = run(sub)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: *ini option 'sc_config' (*cfg.json): *not a regular file*"])
+    (sub.path / "pytest.ini").unlink()
+    # the report replaces its file atomically: a link or FIFO there would be replaced, not written through
+    (sub.path / "target.json").write_text("{}", encoding="utf-8")
+    (sub.path / "link.json").symlink_to(sub.path / "target.json")
+    for name in ("link.json", "cfg.json"):
+        result = run(sub, "--sc-report", name)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        result.stderr.fnmatch_lines([f"ERROR: --sc-report {name}: is not a regular file*"])
+    assert (sub.path / "target.json").read_text(encoding="utf-8") == "{}"
+    # a report that cannot be written (a file where its folder should be) is said, and pytest's own outcome stays
+    result = run(sub, "--sc-report", "test_it.py/r.json")
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(["sufficient-context: no report written to *test_it.py/r.json: *", "*1 passed*"])
+
+
+def test_the_report_keeps_chunk_ids_that_are_not_valid_text(sub: pytest.Pytester) -> None:
+    # an id read from bad bytes holds a lone surrogate, which has no UTF-8: the report still gets written
+    make_tests(sub, "def test_runs(): assert_grounded(CHUNKS[0], [{'id': 'a\\ud800', 'content': CHUNKS[0]}])\n")
+    result = run(sub, "--sc-report", "r.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # the answer cites nothing
+    report = json.loads((sub.path / "r.json").read_text(encoding="utf-8"))
+    assert report["counts"]["failed"] == 1
+    assert "retrieved chunk ids: a\ud800" in json.dumps(report, ensure_ascii=False)

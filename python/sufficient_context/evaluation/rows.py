@@ -95,6 +95,8 @@ def parse_line(number: int, raw: bytes) -> Row | RowError:
         return RowError(number, f"not valid JSON: {exc.msg} at column {exc.colno}")
     except RecursionError:
         return RowError(number, "not valid here: JSON nested too deeply")
+    except ValueError as exc:  # an integer past int_max_str_digits: one bad row, not a failed run
+        return RowError(number, f"not valid here: {exc}")
     try:
         return parse_row(number, data)
     except RowError as exc:

@@ -52,6 +52,9 @@ def pytest_configure(config: pytest.Config) -> None:
         full = config.invocation_params.dir / Path(path).expanduser()
         if full.is_dir():
             raise pytest.UsageError(f"--sc-report {path}: is a directory; give the path of a file")
+        # The report replaces the file atomically: a link, FIFO or device there would be replaced, not written to.
+        if full.is_symlink() or (full.exists() and not full.is_file()):
+            raise pytest.UsageError(f"--sc-report {path}: is not a regular file; give the path of a file to write")
         # An xdist worker records (its reports carry the checks to the controller) but does not write.
         reporter = ReportPlugin(full, write=not hasattr(config, "workerinput"))
         config.pluginmanager.register(reporter, _REPORT_PLUGIN)

@@ -4,7 +4,6 @@ objects they configure, built on first use."""
 from __future__ import annotations
 
 import inspect
-import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ import pytest
 
 from ..checker import SufficientContextChecker
 from ..claims import ClaimCoverage
-from ..config import load_checker_config
+from ..config import load_checker_config, read_document
 from ..gate import EvidenceSufficiencyGate
 
 __all__ = ["INI_OPTIONS", "SETTINGS_KEY", "Settings", "add_options", "read_settings"]
@@ -156,13 +155,9 @@ def _config_file(config: pytest.Config, where: str, value: object) -> dict[str, 
     try:
         if path.suffix.lower() == ".json":
             try:
-                document = json.loads(path.read_text(encoding="utf-8"))
-            except OSError as exc:
-                raise ValueError(f"cannot read it: {exc.strerror}") from None
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise ValueError(f"not valid JSON: {exc}") from None
-            except RecursionError:
-                raise ValueError("not valid here: JSON nested too deeply") from None
+                document = read_document(os.fspath(path))  # a regular file only: a FIFO would block forever
+            except ImportError:  # no PyYAML, and not JSON after all
+                raise ValueError("not valid JSON") from None
             if not isinstance(document, dict):
                 raise ValueError(f"the JSON document must be an object; got {type(document).__name__}")
             return load_checker_config(document)

@@ -54,6 +54,7 @@ class ReportPlugin:
         self.recorder = Recorder()
         self._write = write
         self._written = False
+        self._error: str | None = None
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self) -> Generator[None, pytest.TestReport, pytest.TestReport]:
@@ -72,10 +73,16 @@ class ReportPlugin:
         if not self._write:
             return
         self.recorder.collect(None, None, self.recorder.take())  # checks made outside any test (at collection)
-        write_json_atomic(self.path, self.recorder.summary())
+        try:
+            write_json_atomic(self.path, self.recorder.summary())
+        except OSError as exc:  # the tests have run: say why there is no report, keep pytest's own summary
+            self._error = f"sufficient-context: no report written to {self.path}: {exc.strerror or exc}"
+            return
         self._written = True
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self._error is not None:
+            terminalreporter.write_line(self._error, red=True)
         if self._written:
             counts = self.recorder.counts()
             terminalreporter.write_line(
@@ -90,7 +97,9 @@ def write_json_atomic(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with open(temporary, "x", encoding="utf-8") as fh:  # "x": created with the umask's permissions
+        # "x": created with the umask's permissions. A lone surrogate (a chunk id read from bad bytes) has no UTF-8:
+        # written as the JSON escape \udXXX (backslashreplace), which reads back as the same str.
+        with open(temporary, "x", encoding="utf-8", errors="backslashreplace") as fh:
             json.dump(data, fh, indent=2, ensure_ascii=False, allow_nan=False)
             fh.write("\n")
             fh.flush()
