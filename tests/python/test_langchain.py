@@ -646,3 +646,84 @@ def test_example_langchain_rag_runs_offline() -> None:
     assert "[no_evidence] No supporting documentation found in indexed sources." in out
     assert "Refused by the guard: Refused 'What is the capital of France?'" in out
     assert "Retrievals checked: 2 | monitor errors: 0" in out
+
+
+ANSWER_TEXT = (
+    "Whoever cheats and thereby dishonestly induces the person deceived to deliver any property shall be punished "
+    "with imprisonment of either description for a term which may extend to seven years, and shall also be liable "
+    "to fine."
+)
+
+
+def test_message_text_blocks_are_separate_sentences_so_an_unsupported_block_is_removed() -> None:
+    cited = (
+        "Whoever cheats and dishonestly induces the person deceived to deliver any property shall be punished with "
+        "imprisonment for a term which may extend to seven years [a]."
+    )
+    message = AIMessage(content=[{"type": "text", "text": cited}, {"type": "text", "text": "The accused is hanged."}])
+    docs = [Document(ANSWER_TEXT, id="a")]
+    assert claim_validator().invoke({"answer": message, "documents": docs}) == cited
+    report = claim_validator(strip_unsupported=False).invoke({"answer": message, "documents": docs})
+    assert report.claim_count == 2
+    assert report.is_grounded is False
+    model = GenericFakeChatModel(
+        messages=iter(
+            [
+                AIMessage(
+                    content=[
+                        {"type": "text", "text": cited.replace("[a]", "[S1]")},
+                        {"type": "text", "text": "The accused is hanged."},
+                    ]
+                )
+            ]
+        )
+    )
+    envelope = GroundedAnswererRunnable(llm=model).invoke(
+        {
+            "query": "What is the punishment for cheating?",
+            "documents": [
+                Document(ANSWER_TEXT, metadata={"score": 0.9}),
+                Document(ANSWER_TEXT + " Also.", metadata={"score": 0.8}),
+            ],
+        }
+    )
+    assert "hanged" not in envelope.answer
+
+
+def test_an_answer_with_no_word_is_not_grounded() -> None:
+    docs = [Document(ANSWER_TEXT, id="a")]
+    validator = claim_validator(strip_unsupported=False)
+    tool_call = AIMessage(content="", tool_calls=[{"name": "f", "args": {}, "id": "1"}])
+    for answer in ("", "[a]", "[a] [a].", tool_call):
+        assert validator.invoke({"answer": answer, "documents": docs}).is_grounded is False
+    assert validator.invoke({"answer": "Cheats may get seven years [a].", "documents": docs}).claim_count == 1
+
+
+def test_compressor_names_embeddings_a_float32_cast_would_change() -> None:
+    docs = [Document("a"), Document("b")]
+    for query, vectors in (
+        (["1", "0"], [["1", "0"], ["0", "1"]]),
+        ([True, False], [[True, False], [False, True]]),
+        ([1 + 1j, 0], [[1, 0], [0, 1]]),
+        ([1.0, 0.0], [[1.0, 0.0], [0.0, 1.0, 2.0]]),
+    ):
+        compressor = EvidenceGateCompressor(
+            embeddings=FixedEmbeddings({"q": query, "a": vectors[0], "b": vectors[1]}), similarity_threshold=0.5
+        )
+        with pytest.raises(TypeError, match=r"embeddings\.embed_(query|documents)"):
+            compressor.compress_documents(docs, "q")
+    with pytest.raises(TypeError, match=r"documents\[0\] must be a Document"):
+        compressor.compress_documents(["a", "b"], "q")  # type: ignore[list-item]
+
+
+def test_guard_names_what_is_not_a_document_and_reads_missing_metadata_as_none() -> None:
+    for junk in (["text"], [None]):
+        guard = SufficiencyGuardRetriever(retriever=StaticRetriever.model_construct(documents=junk))
+        with pytest.raises(TypeError, match=r"retriever's result\[0\] must be a Document"):
+            guard.invoke("What is the punishment for cheating?")
+    bare = Document.model_construct(page_content=ANSWER_TEXT, metadata=None, id=None)
+    guard = SufficiencyGuardRetriever(
+        retriever=StaticRetriever.model_construct(documents=[bare]), on_insufficient="passthrough"
+    )
+    (out,) = guard.invoke("What is the punishment for cheating?")
+    assert out.metadata[METADATA_KEY]["level"] in {"sufficient", "partial", "insufficient"}

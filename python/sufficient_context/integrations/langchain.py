@@ -50,13 +50,16 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "sufficient_context.integrations.langchain needs langchain-core: pip install 'sufficient-context[langchain]'"
     ) from exc
 
+from .._args import real_array
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import ChunkLike, as_chunks
 from ..claims import AnswerCoverage, ClaimCoverage
 from ..gate import EvidenceSufficiencyGate, RetrievalDecision, evaluate_retrieval
 from ..pipeline import GroundedAnswer, GroundedAnswerer
+from ..sentences import strip_citations
 from ..similarity import cosine_many
 from ..stats import SufficiencyStats
+from ..text import count_tokens
 
 __all__ = [
     "METADATA_KEY",
@@ -222,7 +225,7 @@ class SufficiencyGuardRetriever(BaseRetriever):
         return self._guard(query, documents, kwargs.get("k", self.k))
 
     def _guard(self, query: str, documents: Sequence[Document], k: Any) -> list[Document]:
-        docs = list(documents)
+        docs = _documents(documents, "the wrapped retriever's result")
         if k is not None:
             if isinstance(k, bool) or not isinstance(k, int) or k < 1:
                 raise ValueError(f"k must be an int >= 1; got {k!r}")
@@ -235,7 +238,7 @@ class SufficiencyGuardRetriever(BaseRetriever):
         result = self.checker.check_sufficiency(query, checkable)
         refused = result.level is Level.INSUFFICIENT or (decision is not None and decision.outcome == "no_evidence")
         info = _sufficiency_metadata(result, decision, refused)
-        annotated = [_with_metadata(d, {**d.metadata, METADATA_KEY: dict(info)}) for d in docs]
+        annotated = [_with_metadata(d, {**_metadata(d), METADATA_KEY: dict(info)}) for d in docs]
         refusal = InsufficientContextError(query, result, decision, annotated) if refused else None
         with self._lock:
             self._last_result, self._last_decision, self._last_refusal = result, decision, refusal
@@ -268,29 +271,49 @@ def _with_metadata(document: Document, metadata: dict[str, Any]) -> Document:
     return document.model_copy(update={"metadata": metadata})
 
 
+def _documents(value: Any, name: str) -> list[Document]:
+    """`value` as a list of Documents; TypeError naming `name` and the index (a str or None item would otherwise fail
+    deep inside with an AttributeError on ``.metadata``)."""
+    if value is None or isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        raise TypeError(f"{name} must be a list of Document; got {type(value).__name__}")
+    docs = list(value)
+    for i, doc in enumerate(docs):
+        if not isinstance(doc, Document):
+            raise TypeError(f"{name}[{i}] must be a Document; got {type(doc).__name__}")
+    return docs
+
+
+def _metadata(document: Document) -> dict[str, Any]:
+    # A Document built with model_construct(metadata=None) skips validation; read it as no metadata.
+    metadata = document.metadata
+    return metadata if metadata is not None else {}
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 def _has_score(document: Document, score_key: str) -> bool:
-    return _is_number(document.metadata.get(score_key))
+    return _is_number(_metadata(document).get(score_key))
 
 
 def _checkable(documents: Sequence[Document], score_key: str) -> list[Document]:
     """The documents as the checks should read them: the score under ``metadata["score"]`` (where ``as_chunks`` finds
     it) when it is kept elsewhere, and ids S1..Sn by position when the documents' own ids are missing or repeated
     (a merged retrieval may return one document twice; the checks need unique ids)."""
-    ids = [d.id or d.metadata.get("id") for d in documents]
+    ids = [d.id or _metadata(d).get("id") for d in documents]
     relabel = any(i is None for i in ids) or len({str(i) for i in ids}) != len(ids)
     out = []
     for i, doc in enumerate(documents):
         update: dict[str, Any] = {}
         if relabel:
             update["id"] = f"S{i + 1}"
+        if doc.metadata is None:
+            update["metadata"] = {}
         if score_key != "score":
-            metadata = {k: v for k, v in doc.metadata.items() if k != "score"}
-            if score_key in doc.metadata:
-                metadata["score"] = doc.metadata[score_key]
+            metadata = {k: v for k, v in _metadata(doc).items() if k != "score"}
+            if score_key in _metadata(doc):
+                metadata["score"] = _metadata(doc)[score_key]
             update["metadata"] = metadata
         out.append(doc.model_copy(update=update) if update else doc)
     return out
@@ -333,7 +356,7 @@ class EvidenceGateCompressor(BaseDocumentCompressor):
         callbacks: Callbacks | None = None,
     ) -> Sequence[Document]:
         """The documents reaching the threshold (see the class docstring)."""
-        docs = list(documents)
+        docs = _documents(documents, "documents")
         if not docs:
             return []
         query_vector = self.embeddings.embed_query(query)
@@ -347,7 +370,7 @@ class EvidenceGateCompressor(BaseDocumentCompressor):
         callbacks: Callbacks | None = None,
     ) -> Sequence[Document]:
         """`compress_documents` with the embeddings awaited."""
-        docs = list(documents)
+        docs = _documents(documents, "documents")
         if not docs:
             return []
         query_vector = await self.embeddings.aembed_query(query)
@@ -357,14 +380,20 @@ class EvidenceGateCompressor(BaseDocumentCompressor):
     def _select(self, docs: list[Document], query_vector: Sequence[float], vectors: Sequence[Any]) -> list[Document]:
         if len(vectors) != len(docs):
             raise ValueError(f"embeddings.embed_documents returned {len(vectors)} vectors for {len(docs)} documents")
-        query_array = np.asarray(query_vector, dtype=np.float32)
-        matrix = np.asarray(vectors, dtype=np.float32)
+        # real_array refuses what a float32 cast would silently change ("1" read as 1.0, True as 1.0, a complex
+        # number's imaginary part dropped) and names ragged rows; the embeddings model is what produced them.
+        query_array = real_array(query_vector, np.float32, "embeddings.embed_query(...)")
+        matrix = real_array(vectors, np.float32, "embeddings.embed_documents(...)")
+        if matrix.ndim != 2:
+            raise ValueError(
+                f"embeddings.embed_documents(...) must be one vector per document; got shape {matrix.shape}"
+            )
         similarities = cosine_many(query_array, matrix)
         kept = np.flatnonzero(similarities >= np.float32(self.similarity_threshold))
         if kept.size < self.min_chunks:
             return []
         return [
-            _with_metadata(docs[i], {**docs[i].metadata, "similarity": float(similarities[i])}) for i in kept.tolist()
+            _with_metadata(docs[i], {**_metadata(docs[i]), "similarity": float(similarities[i])}) for i in kept.tolist()
         ]
 
 
@@ -432,7 +461,12 @@ def claim_validator(
             chunks = [replace(c, id=f"S{i}") for i, c in enumerate(as_chunks(chunks, argument="documents"), start=1)]
         if strip_unsupported:
             return checker.filter_unsupported(answer, chunks)
-        return checker.check_answer(answer, chunks)
+        report = checker.check_answer(answer, chunks)
+        if report.is_grounded and count_tokens(strip_citations(answer)) == 0:
+            # "", "[S1]" or a tool-call message with no text: nothing in it is unsupported, but it answers nothing,
+            # and a report saying "grounded" would let it through a check that gates on is_grounded.
+            report = replace(report, is_grounded=False)
+        return report
 
     async def avalidate(value: Any) -> Validated:
         return validate(value)
@@ -457,8 +491,17 @@ def _message_text(value: Any, where: str) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, BaseMessage):
-        text = value.text  # a str (subclass) property in langchain-core >= 1.0, a method before
-        return str(text if isinstance(text, str) else text())
+        if isinstance(value.content, str):
+            return value.content
+        # Not ``.text``: it joins the text blocks with nothing, so "... seven years [S1]." + "The accused is hanged."
+        # would be one sentence, checked (and kept) as a whole. A line break ends a sentence at a period that ends a
+        # line, and a block cut mid-sentence still reads as one sentence across it.
+        parts = [
+            block if isinstance(block, str) else block.get("text")
+            for block in value.content
+            if isinstance(block, str) or (isinstance(block, dict) and block.get("type") == "text")
+        ]
+        return "\n".join(p for p in parts if isinstance(p, str))
     content = getattr(value, "content", None)
     if isinstance(content, str):
         return content

@@ -25,8 +25,9 @@ answerer), never a default resolved from the environment.
 # ``X | None`` would not evaluate on Python 3.9.
 
 import asyncio
+import re
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Optional
 
 import numpy as np
@@ -53,7 +54,8 @@ from ..chunks import as_chunks
 from ..claims import AnswerCoverage, ClaimCoverage
 from ..gate import NO_EVIDENCE_MESSAGE, RetrievalDecision, evaluate_retrieval
 from ..pipeline import GroundedAnswer, GroundedAnswerer, decline_message
-from ..sentences import citation_ids, extract_citations
+from ..sentences import citation_ids, extract_citations, strip_citations
+from ..text import count_tokens
 
 __all__ = [
     "METADATA_KEY",
@@ -70,12 +72,35 @@ METADATA_KEY = "sufficiency"
 REFUSAL_KEY = "sufficiency_refusal"
 """Metadata key that is True on the synthetic refusal node (and only there)."""
 
-_DECLINE_OPENING = DECLINE_TEMPLATE.split(" Missing:", 1)[0]
-_REFUSAL_OPENINGS = (NOT_IN_DOCUMENTATION_ANSWER, NO_EVIDENCE_MESSAGE, _DECLINE_OPENING)
+_NUMBER = r"-?\d+(?:\.\d+)?"
+# The whole refusals the package writes, and nothing longer: a response that merely opens with one and goes on to
+# say something else makes claims, and those are checked. The no-evidence message may carry the retrieval gate's
+# no-evidence reason (as SufficiencyPostprocessor's refusal does); the decline names missing aspects, which the
+# checker writes without citation markers.
+_REFUSAL_PATTERN = re.compile(
+    "|".join(
+        [
+            re.escape(NOT_IN_DOCUMENTATION_ANSWER),
+            re.escape(NO_EVIDENCE_MESSAGE)
+            + "(?: (?:No chunks were retrieved\\."
+            + f"|Best similarity {_NUMBER} is below min_score {_NUMBER}\\."
+            + f"|Only \\d+ chunk\\(s\\) reach min_score {_NUMBER} \\(best similarity {_NUMBER}\\); "
+            + "min_chunks is \\d+\\."
+            + "|\\d+ chunk\\(s\\) without retrieval scores: only their count is gated \\(min_chunks \\d+\\)\\.))?",
+            re.escape(DECLINE_TEMPLATE).replace(re.escape("{missing}"), "[^\\[\\]\\n]+"),
+        ]
+    )
+)
 _EMPTY_RESPONSE = "Empty Response"  # what LlamaIndex's synthesizers answer when no node reaches them
 
 
 # -- node postprocessor ------------------------------------------------------------------------------------------------
+
+
+class _RefusalNode(TextNode):
+    """The refusal node `SufficiencyPostprocessor` returns. Its class, not its metadata, marks it: a retriever's nodes
+    carry whatever metadata their documents had (``sufficiency_refusal`` included), but never this private class
+    (a docstore rebuilds a plain TextNode), so `GroundedQueryEngine` cannot be made to return a forged "refusal"."""
 
 
 class SufficiencyPostprocessor(BaseNodePostprocessor):
@@ -172,12 +197,16 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
         query_bundle: Optional[QueryBundle] = None,
     ) -> list[NodeWithScore]:
         checking = self.check_sufficiency and self.checker.enabled
+        if query_bundle is not None and not isinstance(query_bundle, QueryBundle):
+            raise TypeError(
+                f"query_bundle must be a QueryBundle (or pass the text as query_str); got {type(query_bundle).__name__}"
+            )
         if checking and query_bundle is None:
             raise ValueError(
                 "SufficiencyPostprocessor checks the nodes against the query: pass query_bundle or query_str "
                 "(or check_sufficiency=False for the retrieval gate alone)"
             )
-        nodes = list(nodes)
+        nodes = _node_list(nodes, "nodes")
         decision, survivors = self._gate(nodes)
         self._last_decision = decision
         self._last_result = None
@@ -205,10 +234,13 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
     def _gate(self, nodes: list[NodeWithScore]) -> tuple[RetrievalDecision, list[NodeWithScore]]:
         scored: list[NodeWithScore] = []
         scores: list[float] = []
-        for node in nodes:
+        for i, node in enumerate(nodes):
             if node.score is not None:
                 scored.append(node)
-                scores.append(float(node.score))
+                try:
+                    scores.append(float(node.score))
+                except OverflowError:  # an int beyond float's range (10**400): no similarity is that
+                    raise ValueError(f"nodes[{i}].score is out of float range: {str(node.score)[:20]}...") from None
         if not scored and nodes:  # no scores at all: the gate counts the nodes
             unscored = [{"content": "", "id": f"S{i}"} for i in range(1, len(nodes) + 1)]
             decision = evaluate_retrieval(unscored, self.min_score, self.min_chunks)
@@ -238,10 +270,23 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
             "dropped_node_ids": node_ids,
         }
         keys = list(metadata)
-        node = TextNode(
+        node = _RefusalNode(  # type: ignore[call-arg]  # pydantic fields, inherited; mypy sees only the subclass
             text=message, metadata=metadata, excluded_llm_metadata_keys=keys, excluded_embed_metadata_keys=keys
         )
         return [NodeWithScore(node=node, score=None)]
+
+
+def _node_list(nodes: Any, name: str) -> list[NodeWithScore]:
+    """`nodes` as a list of NodeWithScore; TypeError naming `name` and the index otherwise (a bare TextNode has no
+    score to gate on, None no text)."""
+    if nodes is None or isinstance(nodes, (str, bytes, Mapping)) or not isinstance(nodes, Sequence):
+        raise TypeError(f"{name} must be a list of NodeWithScore; got {type(nodes).__name__}")
+    out = list(nodes)
+    for i, node in enumerate(out):
+        if not isinstance(node, NodeWithScore):
+            hint = " (wrap a node as NodeWithScore(node=..., score=...))" if hasattr(node, "node_id") else ""
+            raise TypeError(f"{name}[{i}] must be a NodeWithScore{hint}; got {type(node).__name__}")
+    return out
 
 
 def _check_inputs(
@@ -358,7 +403,7 @@ class SufficiencyEvaluator(_DeterministicEvaluator):
     ) -> EvaluationResult:
         if query is None or contexts is None:
             raise ValueError("SufficiencyEvaluator needs a query and contexts")
-        items = list(contexts)
+        items = _context_list(contexts)
         result = self.checker.check_sufficiency(query, items)
         passing = result.level is Level.SUFFICIENT or (self.accept_partial and result.level is Level.PARTIAL)
         parts = [f"Context is {result.level.value} (score {result.score:.2f}) for the query."]
@@ -407,7 +452,7 @@ class ClaimCoverageEvaluator(_DeterministicEvaluator):
         text = _response_text(response)
         if text is None or contexts is None:
             raise ValueError("ClaimCoverageEvaluator needs a response and contexts")
-        items: list[Any] = list(contexts)
+        items = _context_list(contexts)
         texts = _context_texts(items)
         body = _without_framing(text)
         if not body or body == _EMPTY_RESPONSE:
@@ -419,7 +464,7 @@ class ClaimCoverageEvaluator(_DeterministicEvaluator):
                 invalid_result=True,
                 invalid_reason="empty response: there is no answer to check",
             )
-        if body.strip('"').startswith(_REFUSAL_OPENINGS):
+        if _REFUSAL_PATTERN.fullmatch(body.strip('"').strip()):
             verdict = "passes" if self.refusals_pass else "fails (refusals_pass=False)"
             return EvaluationResult(
                 query=query,
@@ -428,6 +473,17 @@ class ClaimCoverageEvaluator(_DeterministicEvaluator):
                 passing=self.refusals_pass,
                 score=1.0 if self.refusals_pass else 0.0,
                 feedback=f"The response declines to answer and makes no claim to check; it {verdict}.",
+            )
+        if count_tokens(strip_citations(body)) == 0:
+            # "[S1]" or "[S1] [S2].": every marker resolves, so the check would call it grounded, yet it answers
+            # nothing; it is not the empty response LlamaIndex reports (invalid_result), it is a failed answer.
+            return EvaluationResult(
+                query=query,
+                response=text,
+                contexts=texts,
+                passing=False,
+                score=0.0,
+                feedback="The response says nothing: it has no word outside its citation markers.",
             )
         if all(isinstance(c, str) for c in items):
             cited = citation_ids(body)
@@ -442,6 +498,13 @@ class ClaimCoverageEvaluator(_DeterministicEvaluator):
             score=report.supported_ratio,
             feedback=_claims_feedback(report),
         )
+
+
+def _context_list(contexts: Any) -> list[Any]:
+    """`contexts` as a list; a str would be read as its characters and a mapping as its keys: TypeError."""
+    if isinstance(contexts, (str, bytes, Mapping)) or not hasattr(contexts, "__iter__"):
+        raise TypeError(f"contexts must be a list of texts or nodes; got {type(contexts).__name__}")
+    return list(contexts)
 
 
 def _response_text(response: Any) -> Optional[str]:
@@ -550,17 +613,17 @@ class GroundedQueryEngine(BaseQueryEngine):
 
     def retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """The retriever's nodes after the node postprocessors."""
-        nodes: list[NodeWithScore] = self._retriever.retrieve(query_bundle)
+        nodes = _node_list(self._retriever.retrieve(query_bundle), "retriever.retrieve(...)")
         for postprocessor in self._postprocessors:
             nodes = postprocessor.postprocess_nodes(nodes, query_bundle=query_bundle)
-        return nodes
+        return _node_list(nodes, "the postprocessed nodes")
 
     async def aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """`retrieve`, awaiting the retriever's and postprocessors' async forms."""
-        nodes: list[NodeWithScore] = await self._retriever.aretrieve(query_bundle)
+        nodes = _node_list(await self._retriever.aretrieve(query_bundle), "retriever.aretrieve(...)")
         for postprocessor in self._postprocessors:
             nodes = await postprocessor.apostprocess_nodes(nodes, query_bundle=query_bundle)
-        return nodes
+        return _node_list(nodes, "the postprocessed nodes")
 
     def _query(self, query_bundle: QueryBundle) -> Response:
         nodes = _unique(self.retrieve(query_bundle))
@@ -620,7 +683,7 @@ def _refusal_envelope(query: str, nodes: Sequence[NodeWithScore]) -> Optional[Gr
     """The envelope of a `SufficiencyPostprocessor` refusal among `nodes`, if there is one."""
     for node in nodes:
         metadata = node.node.metadata
-        if metadata.get(REFUSAL_KEY) is True:
+        if isinstance(node.node, _RefusalNode) and metadata.get(REFUSAL_KEY) is True:
             message = str(metadata.get("message") or node.node.get_content(metadata_mode=MetadataMode.NONE))
             verdict = metadata.get(METADATA_KEY)
             sufficiency = None
