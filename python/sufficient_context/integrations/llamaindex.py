@@ -434,10 +434,12 @@ class ClaimCoverageEvaluator(_DeterministicEvaluator):
     sentence with its score and reason, and the unknown and missing citations.
 
     The package's own framing is not a claim: a leading LOW CONFIDENCE banner and a trailing partial-context caveat
-    are removed before the check. A refusal (the package's decline, no-evidence or not-in-documentation messages)
-    makes no claim: it passes with score 1.0 (``refusals_pass=False`` fails it with score 0.0). An empty response or
-    LlamaIndex's "Empty Response" is ``invalid_result`` (not passing, no score). ValueError without a response or
-    without contexts.
+    are removed before the check. A refusal (the package's decline, no-evidence or not-in-documentation messages,
+    the whole response and nothing more) makes no claim: it passes with score 1.0 (``refusals_pass=False`` fails it
+    with score 0.0); a refusal followed by claims is checked like any answer. An empty response or LlamaIndex's
+    "Empty Response" is ``invalid_result`` (not passing, no score); a response with no word outside its citation
+    markers ("[S1]") says nothing and fails with score 0.0. ValueError without a response or without contexts;
+    TypeError for contexts given as one str or a mapping.
     """
 
     def __init__(self, claims: Optional[ClaimCoverage] = None, *, refusals_pass: bool = True) -> None:
