@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import operator
 import sys
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, SupportsFloat
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, SupportsFloat, TypeVar
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -81,6 +81,21 @@ def str_tuple(values: Iterable[str], name: str) -> tuple[str, ...]:
     for i, item in enumerate(items):
         if not isinstance(item, str):
             raise TypeError(f"{name}[{i}] must be str; got {type(item).__name__}")
+    return items
+
+
+_Item = TypeVar("_Item")
+
+
+def list_of(values: Any, kind: type[_Item], name: str) -> list[_Item]:
+    """`values` (a sequence) as a list of `kind`; TypeError naming `name`, or `name[i]` for the first item of another
+    type. A str, bytes or mapping is refused whole: iterating it would give characters or keys."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Sequence):
+        raise TypeError(f"{name} must be a list of {kind.__name__}; got {type(values).__name__}")
+    items = list(values)
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            raise TypeError(f"{name}[{i}] must be a {kind.__name__}; got {type(item).__name__}")
     return items
 
 

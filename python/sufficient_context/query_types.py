@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ._args import str_tuple
 from ._core import claims as _core
 from .chunks import ChunkLike, as_chunks
 
@@ -42,14 +43,8 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 _CoreRules = _core.QueryTypeRules
 
 
-def _patterns(value: object, name: str) -> tuple[str, ...]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be an iterable of str; got {type(value).__name__}")
-    items = tuple(value)
-    for i, item in enumerate(items):
-        if not isinstance(item, str):
-            raise TypeError(f"{name}[{i}] must be str; got {type(item).__name__}")
-    return items
+def _patterns(value: Any, name: str) -> tuple[str, ...]:
+    return str_tuple(value, name)
 
 
 class QueryTypeRules:

@@ -428,7 +428,7 @@ def test_bad_extra_values_are_named(tmp_path: Path) -> None:
             log.record("q", [], "normal", attribution_coverage=float("nan"))
         with pytest.raises(ValueError, match="latency_ms must be >= 0"):
             log.record("q", [], "normal", latency_ms=-1.0)
-        with pytest.raises(TypeError, match=r"removed_sentences\[1\] must be a str"):
+        with pytest.raises(TypeError, match=r"removed_sentences\[1\] must be str"):
             log.record("q", [], "normal", removed_sentences=["a", 2])  # type: ignore[list-item]
         with pytest.raises(TypeError, match="decision must be"):
             log.record("q", [], object())

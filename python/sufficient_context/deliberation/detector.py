@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .._args import as_float
+from .._args import as_float, str_tuple
 from .._core import deliberation as _core
 from .patterns import ANSWER_CUE_PATTERNS, INSUFFICIENT_CONTEXT_PATTERNS, QUESTION_CLAUSE_PATTERNS
 
@@ -52,13 +52,7 @@ def _text(value: Any, name: str) -> str:
 
 
 def _patterns(value: Any, name: str) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be a tuple or list of str; got {type(value).__name__}")
-    out = tuple(value)
-    for i, item in enumerate(out):
-        if not isinstance(item, str):
-            raise TypeError(f"{name}[{i}] must be str; got {type(item).__name__}")
-    return out
+    return str_tuple(value, name)
 
 
 def _threshold(value: Any, name: str = "threshold") -> float:

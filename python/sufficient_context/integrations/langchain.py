@@ -50,7 +50,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "sufficient_context.integrations.langchain needs langchain-core: pip install 'sufficient-context[langchain]'"
     ) from exc
 
-from .._args import real_array
+from .._args import list_of, real_array
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import ChunkLike, as_chunks
 from ..claims import AnswerCoverage, ClaimCoverage
@@ -274,13 +274,7 @@ def _with_metadata(document: Document, metadata: dict[str, Any]) -> Document:
 def _documents(value: Any, name: str) -> list[Document]:
     """`value` as a list of Documents; TypeError naming `name` and the index (a str or None item would otherwise fail
     deep inside with an AttributeError on ``.metadata``)."""
-    if value is None or isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
-        raise TypeError(f"{name} must be a list of Document; got {type(value).__name__}")
-    docs = list(value)
-    for i, doc in enumerate(docs):
-        if not isinstance(doc, Document):
-            raise TypeError(f"{name}[{i}] must be a Document; got {type(doc).__name__}")
-    return docs
+    return list_of(value, Document, name)
 
 
 def _metadata(document: Document) -> dict[str, Any]:

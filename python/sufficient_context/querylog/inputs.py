@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._args import as_float, finite_or_none
+from .._args import as_float, finite_or_none, str_tuple
 from ..chunks import as_chunks, check_unique_ids
 
 __all__ = ["chunk_refs", "clean_text", "decision_facts", "str_list"]
@@ -58,13 +58,7 @@ def decision_facts(decision: Any) -> dict[str, Any]:
 
 
 def str_list(values: Iterable[str], name: str) -> list[str]:
-    if isinstance(values, str):
-        raise TypeError(f"{name} must be an iterable of str, not a str")
-    out = list(values)
-    for i, value in enumerate(out):
-        if not isinstance(value, str):
-            raise TypeError(f"{name}[{i}] must be a str; got {type(value).__name__}")
-    return out
+    return list(str_tuple(values, name))
 
 
 def chunk_refs(chunks: Any) -> list[dict[str, Any]]:
