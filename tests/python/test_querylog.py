@@ -257,13 +257,22 @@ def test_a_row_blocked_past_the_deadline_is_spilled_and_reported_not_lost(tmp_pa
         try:
             with pytest.warns(QueryLogWarning, match=r"log\.db'.*locked by another connection.*spill\.jsonl"):
                 assert log.record("blocked", [{"id": "a", "score": 0.5}], "normal") == -1
+            # a verdict on a row is kept the same way: feedback says False instead of raising
+            with pytest.warns(QueryLogWarning, match=r"the verdict on row 2 was appended to .*spill\.jsonl"):
+                assert log.feedback(2, False, "wrong") is False
             assert len(log) == 5  # WAL: reading still works under a writer's lock
         finally:
             blocker.execute("ROLLBACK")
             blocker.close()
         spilled = [json.loads(line) for line in (tmp_path / "log.db.spill.jsonl").read_text().splitlines()]
-        assert [(r["question"], r["decision"]) for r in spilled] == [("blocked", "normal")]
+        assert [(r.get("question"), r.get("decision")) for r in spilled] == [("blocked", "normal"), (None, None)]
         assert json.loads(spilled[0]["chunks"]) == [{"id": "a", "score": 0.5}]
+        assert (spilled[1]["log_id"], spilled[1]["feedback_correct"], spilled[1]["feedback_note"]) == (
+            2,
+            False,
+            "wrong",
+        )
+        assert log.feedback(2, True) is True
         log.record("after", [], "normal")
         assert [row["question"] for row in log.rows()][-2:] == ["question 4", "after"]
     finally:

@@ -331,20 +331,25 @@ class QueryLog:
         try:
             return with_retries(attempt, self._write_deadline)
         except sqlite3.Error as exc:
-            error = self._error("write to", exc)
-            # Busy past the deadline, a read-only file, a full disk: keep the row beside the log and say so. A
-            # corrupt file is an error of its own: nothing more should be written near it.
-            if self._path == ":memory:" or not (is_busy(exc) or _is_unwritable(exc)):
-                raise error from exc
+            self._spill(exc, row, "the row", stacklevel=4)  # warn in _spill, _insert, record: its caller
+        return -1
+
+    def _spill(self, exc: sqlite3.Error, row: dict[str, Any], what: str, stacklevel: int) -> None:
+        """After a failed write: keep `row` beside the log and warn, or raise QueryLogError. Busy past the deadline,
+        a read-only file, a full disk spill; a corrupt file is an error of its own: nothing more is written near it."""
+        error = self._error("write to", exc)
+        if self._path == ":memory:" or not (is_busy(exc) or _is_unwritable(exc)):
+            raise error from exc
         try:
             target = spill(self._path, row, str(error))
         except OSError as spill_exc:
-            raise QueryLogError(f"{error}; the row could not be spilled either: {spill_exc}") from spill_exc
-        warnings.warn(QueryLogWarning(f"{error}; the row was appended to {target!r}"), stacklevel=3)
-        return -1
+            raise QueryLogError(f"{error}; {what} could not be spilled either: {spill_exc}") from spill_exc
+        warnings.warn(QueryLogWarning(f"{error}; {what} was appended to {target!r}"), stacklevel=stacklevel)
 
-    def feedback(self, row_id: int, correct: bool, note: str | None = None) -> None:
-        """Store a user's verdict on row `row_id` (given again, the last one wins).
+    def feedback(self, row_id: int, correct: bool, note: str | None = None) -> bool:
+        """Store a user's verdict on row `row_id` (given again, the last one wins). Returns True; False when the log
+        could not be written (busy past the deadline, read-only, full): the verdict was then appended to
+        ``<path>.spill.jsonl`` with the row id, as `record` keeps rows, and a `QueryLogWarning` says so.
 
         Raises KeyError when no row has that id, TypeError when `correct` is not a bool or `note` not a str.
         """
@@ -372,9 +377,12 @@ class QueryLog:
         try:
             cursor = with_retries(attempt, self._write_deadline)
         except sqlite3.Error as exc:
-            raise self._error("write to", exc) from exc
+            verdict = {"log_id": row_id, "feedback_correct": correct, "feedback_note": params[1], "feedback_at": stamp}
+            self._spill(exc, verdict, f"the verdict on row {row_id}", stacklevel=3)  # feedback's caller
+            return False
         if cursor.rowcount == 0:
             raise KeyError(f"row_id {row_id} names no row of query log {self._path!r}")
+        return True
 
     # -- reading -------------------------------------------------------------------------------------------------
 

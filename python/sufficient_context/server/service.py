@@ -3,20 +3,15 @@ Everything here is synchronous and thread-safe; the routes run it in the thread 
 
 from __future__ import annotations
 
-import sqlite3
 import time
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any
 
 from ..checker import Level, SufficiencyResult
 from ..chunks import Chunk, as_chunks
 from ..pipeline import GroundedAnswer, GroundedAnswerer, sufficiency_fields
-from ..querylog import QueryLog, QueryLogError, QueryLogWarning
-from ..querylog.inputs import clean_text
-from ..querylog.writer import spill
+from ..querylog import QueryLog
 from ..stats import EvidenceGatingStats, SufficiencyStats
 from .index import DocsIndex, Retriever, as_retriever
 from .settings import ServerSettings
@@ -122,26 +117,9 @@ class Gateway:
         return sufficiency_fields(answerer.checker.check_sufficiency(query, evidence))
 
     def feedback(self, log_id: int, correct: bool, note: str | None) -> bool:
-        """Store a user's verdict (KeyError for an unknown row); True. When the log cannot be written (locked past
-        its deadline, read-only, full), the verdict goes to the log's spill file, as `QueryLog.record` does with
-        rows, and the result is False: a verdict is never lost."""
-        try:
-            self.log.feedback(log_id, correct, note)
-        except QueryLogError as exc:
-            # Busy, read-only and full are OperationalErrors; a corrupt file (DatabaseError) is an error of its own.
-            if not isinstance(exc.__cause__, sqlite3.OperationalError) or self.log.path == ":memory:":
-                raise
-            row = {"log_id": log_id, "feedback_correct": correct,
-                   "feedback_note": None if note is None else clean_text(note),
-                   "feedback_at": datetime.now(timezone.utc).isoformat()}  # fmt: skip
-            try:
-                target = spill(self.log.path, row, str(exc))
-            except OSError as spill_exc:
-                raise QueryLogError(f"{exc}; the verdict could not be spilled either: {spill_exc}") from spill_exc
-            warnings.warn(QueryLogWarning(f"{exc}; the verdict on row {log_id} was appended to {target!r}"),
-                          stacklevel=2)  # fmt: skip
-            return False
-        return True
+        """Store a user's verdict (KeyError for an unknown row): True, or False when the log could not be written and
+        the verdict went to its spill file (`QueryLog.feedback`): a verdict is never lost."""
+        return self.log.feedback(log_id, correct, note)
 
     def review(self, question: str, context: Any) -> dict[str, Any]:
         chunks = self.retrieve(question) if context is None else context
