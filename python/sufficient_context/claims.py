@@ -44,6 +44,7 @@ from ._word_relations import english_word_relations
 from .chunks import ChunkLike, as_chunks, plain_ids_and_contents
 from .config import ConfigSource
 from .term_statistics import TermStatistics
+from .text import count_tokens
 
 __all__ = [
     "META_PATTERNS",
@@ -596,6 +597,13 @@ def validate_multi_chunk_citations(
     return _shared(_unit(min_overlap, "min_overlap"), _check_mode(mode)).validate_citations(
         answer_text, retrieved_chunks
     )
+
+
+def says_nothing(text: str) -> bool:
+    """Whether `text` has no word outside its citation markers ("", "[S1]."). The check finds no claim there to be
+    unsupported, so its ratios are 1.0, yet such an answer answers nothing: the pipeline declines it, and the test
+    helpers and framework evaluators fail it."""
+    return count_tokens(_sentences.strip_citations(text)) == 0
 
 
 def keep_covered(answer: str, report: AnswerCoverage) -> tuple[str, list[ClaimResult]]:

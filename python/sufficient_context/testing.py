@@ -30,9 +30,7 @@ from typing import Any, Callable
 from ._args import bool_types, real_types, text_of
 from .checker import Level, SufficiencyResult, SufficientContextChecker
 from .chunks import ChunkLike, as_chunks
-from .claims import AnswerCoverage, ClaimCoverage
-from .sentences import strip_citations
-from .text import count_tokens
+from .claims import AnswerCoverage, ClaimCoverage, says_nothing
 
 __all__ = [
     "ContextCheckError",
@@ -256,15 +254,15 @@ def assert_grounded(
     converted = as_chunks(chunks)
     result = coverage.check_answer(answer, converted)
     # "" or "[S1]" has no claim to be unsupported, so its ratios are 1.0; but it answers nothing.
-    says_nothing = count_tokens(strip_citations(text_of(answer, "answer"))) == 0
+    empty = says_nothing(text_of(answer, "answer"))
     passed = (
         result.supported_ratio >= min_attribution
         and result.attribution_coverage >= min_attribution
         and not result.unknown_citations
-        and not says_nothing
+        and not empty
     )
     message = None
-    if says_nothing:
+    if empty:
         message = f"answer {text_of(answer, 'answer')!r} says nothing: it has no word outside its citation markers"
     elif not passed:
         message = _grounding_message(answer, [str(c.id) for c in converted], float(min_attribution), result)

@@ -683,7 +683,7 @@ def test_evaluators_and_engine_name_malformed_inputs() -> None:
     with pytest.raises(TypeError, match=r"nodes\[0\] must be a NodeWithScore"):
         processor.postprocess_nodes([node.node, node.node], query_str=SAMPLE_QUERY)  # type: ignore[list-item]
     huge = NodeWithScore.model_construct(node=TextNode(text=CONTENTS["IPC_420_0"]), score=10**400)
-    with pytest.raises(ValueError, match=r"nodes\[0\]\.score is out of float range"):
+    with pytest.raises(ValueError, match=r"nodes\[0\]\.score must be finite; got an integer too large for a float"):
         processor.postprocess_nodes([huge, node], query_str=SAMPLE_QUERY)
     for junk in (None, [node.node]):
         with pytest.raises(TypeError, match=r"retriever\.retrieve"):

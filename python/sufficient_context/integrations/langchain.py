@@ -53,13 +53,11 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from .._args import list_of, real_array
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import ChunkLike, as_chunks
-from ..claims import AnswerCoverage, ClaimCoverage
+from ..claims import AnswerCoverage, ClaimCoverage, says_nothing
 from ..gate import EvidenceSufficiencyGate, RetrievalDecision, evaluate_retrieval
 from ..pipeline import GroundedAnswer, GroundedAnswerer
-from ..sentences import strip_citations
 from ..similarity import cosine_many
 from ..stats import SufficiencyStats
-from ..text import count_tokens
 
 __all__ = [
     "METADATA_KEY",
@@ -302,12 +300,13 @@ def _checkable(documents: Sequence[Document], score_key: str) -> list[Document]:
         update: dict[str, Any] = {}
         if relabel:
             update["id"] = f"S{i + 1}"
+        own = _metadata(doc)
         if doc.metadata is None:
-            update["metadata"] = {}
+            update["metadata"] = own
         if score_key != "score":
-            metadata = {k: v for k, v in _metadata(doc).items() if k != "score"}
-            if score_key in _metadata(doc):
-                metadata["score"] = _metadata(doc)[score_key]
+            metadata = {k: v for k, v in own.items() if k != "score"}
+            if score_key in own:
+                metadata["score"] = own[score_key]
             update["metadata"] = metadata
         out.append(doc.model_copy(update=update) if update else doc)
     return out
@@ -456,7 +455,7 @@ def claim_validator(
         if strip_unsupported:
             return checker.filter_unsupported(answer, chunks)
         report = checker.check_answer(answer, chunks)
-        if report.is_grounded and count_tokens(strip_citations(answer)) == 0:
+        if report.is_grounded and says_nothing(answer):
             # "", "[S1]" or a tool-call message with no text: nothing in it is unsupported, but it answers nothing,
             # and a report saying "grounded" would let it through a check that gates on is_grounded.
             report = replace(report, is_grounded=False)

@@ -48,14 +48,14 @@ except ImportError as exc:  # tests/python/test_llamaindex.py imports it with ll
         "pip install 'sufficient-context[llamaindex]'"
     ) from exc
 
+from .._args import as_float, list_of
 from ..assembly import DECLINE_TEMPLATE, LOW_CONFIDENCE_BANNER, NOT_IN_DOCUMENTATION_ANSWER
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import as_chunks
-from ..claims import AnswerCoverage, ClaimCoverage
+from ..claims import AnswerCoverage, ClaimCoverage, says_nothing
 from ..gate import NO_EVIDENCE_MESSAGE, RetrievalDecision, evaluate_retrieval
 from ..pipeline import GroundedAnswer, GroundedAnswerer, decline_message
-from ..sentences import citation_ids, extract_citations, strip_citations
-from ..text import count_tokens
+from ..sentences import citation_ids, extract_citations
 
 __all__ = [
     "METADATA_KEY",
@@ -237,10 +237,7 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
         for i, node in enumerate(nodes):
             if node.score is not None:
                 scored.append(node)
-                try:
-                    scores.append(float(node.score))
-                except OverflowError:  # an int beyond float's range (10**400): no similarity is that
-                    raise ValueError(f"nodes[{i}].score is out of float range: {str(node.score)[:20]}...") from None
+                scores.append(as_float(node.score, f"nodes[{i}].score"))
         if not scored and nodes:  # no scores at all: the gate counts the nodes
             unscored = [{"content": "", "id": f"S{i}"} for i in range(1, len(nodes) + 1)]
             decision = evaluate_retrieval(unscored, self.min_score, self.min_chunks)
@@ -279,14 +276,12 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
 def _node_list(nodes: Any, name: str) -> list[NodeWithScore]:
     """`nodes` as a list of NodeWithScore; TypeError naming `name` and the index otherwise (a bare TextNode has no
     score to gate on, None no text)."""
-    if nodes is None or isinstance(nodes, (str, bytes, Mapping)) or not isinstance(nodes, Sequence):
-        raise TypeError(f"{name} must be a list of NodeWithScore; got {type(nodes).__name__}")
-    out = list(nodes)
-    for i, node in enumerate(out):
-        if not isinstance(node, NodeWithScore):
-            hint = " (wrap a node as NodeWithScore(node=..., score=...))" if hasattr(node, "node_id") else ""
-            raise TypeError(f"{name}[{i}] must be a NodeWithScore{hint}; got {type(node).__name__}")
-    return out
+    try:
+        return list_of(nodes, NodeWithScore, name)
+    except TypeError as exc:
+        if isinstance(nodes, Sequence) and any(hasattr(n, "node_id") for n in nodes):
+            raise TypeError(f"{exc} (wrap each node as NodeWithScore(node=..., score=...))") from None
+        raise
 
 
 def _check_inputs(
@@ -476,7 +471,7 @@ class ClaimCoverageEvaluator(_DeterministicEvaluator):
                 score=1.0 if self.refusals_pass else 0.0,
                 feedback=f"The response declines to answer and makes no claim to check; it {verdict}.",
             )
-        if count_tokens(strip_citations(body)) == 0:
+        if says_nothing(body):
             # "[S1]" or "[S1] [S2].": every marker resolves, so the check would call it grounded, yet it answers
             # nothing; it is not the empty response LlamaIndex reports (invalid_result), it is a failed answer.
             return EvaluationResult(

@@ -21,11 +21,9 @@ from ..assembly import (
 )
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import Chunk, ChunkLike, as_chunks
-from ..claims import AnswerCoverage, ClaimCoverage, ClaimResult, keep_covered
+from ..claims import AnswerCoverage, ClaimCoverage, ClaimResult, keep_covered, says_nothing
 from ..config import ON_UNSUPPORTED, ConfigSource, load_pipeline_config
 from ..gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate
-from ..sentences import strip_citations
-from ..text import count_tokens
 from .envelope import GroundedAnswer
 from .extractive import extractive_answer
 from .generators import Generator, as_generator
@@ -416,7 +414,7 @@ def sufficiency_fields(result: SufficiencyResult) -> dict[str, Any]:
 def _says_something(claim: ClaimResult) -> bool:
     """A kept claim sentence holding a word besides its citation markers: "[S1]." alone is covered (nothing in it
     can be unsupported) but answers nothing."""
-    return not claim.is_meta and count_tokens(strip_citations(claim.sentence)) > 0
+    return not claim.is_meta and not says_nothing(claim.sentence)
 
 
 def _is_refusal(answer: str) -> bool:
