@@ -279,8 +279,8 @@ def _parse_document(text: str, path: str) -> Any:
     if body.lstrip().startswith(("{", "[")):
         try:
             return json.loads(body, object_pairs_hook=lambda pairs: _unique_keys(pairs, path))
-        except _DuplicateKey as exc:
-            raise ValueError(str(exc)) from None
+        except _DuplicateKey:
+            raise  # a ValueError too, but not "not JSON"
         except ValueError:
             pass  # YAML's flow style also opens with a bracket
     try:
@@ -292,8 +292,6 @@ def _parse_document(text: str, path: str) -> Any:
         ) from None
     try:
         return yaml.load(text, Loader=_unique_key_loader(yaml, path))  # a SafeLoader subclass: safe
-    except _DuplicateKey as exc:
-        raise ValueError(str(exc)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
@@ -305,12 +303,11 @@ class _DuplicateKey(ValueError):
     """A key given twice in one mapping: the reader would keep the last silently."""
 
 
-def _unique_keys(pairs: list[tuple[Any, Any]], path: str, line: int | None = None) -> dict[Any, Any]:
+def _unique_keys(pairs: list[tuple[Any, Any]], path: str) -> dict[Any, Any]:
     out: dict[Any, Any] = {}
     for key, value in pairs:
         if key in out:
-            where = f" at line {line}" if line is not None else ""
-            raise _DuplicateKey(f"configuration {path!r} gives the key {key!r} twice{where}: which one is meant?")
+            raise _DuplicateKey(f"configuration {path!r} gives the key {key!r} twice: which one is meant?")
         out[key] = value
     return out
 
