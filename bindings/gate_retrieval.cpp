@@ -369,9 +369,9 @@ struct NodeFields {
   std::vector<py::object> ids;
   std::vector<Py_hash_t> hashes;  // of the ids, taken while each is in cache
   std::vector<double> scores;
-  std::size_t unscored = 0;             // scores that are None
-  bool other_scores = false;            // bools, NumPy numbers, str...: the general path decides
-  std::optional<std::size_t> overflow;  // first int score too large for a double
+  std::size_t unscored = 0;   // scores that are None
+  bool other_scores = false;  // bools, NumPy numbers, str...: the general path decides
+  bool overflow = false;      // an int score too large for a double: the general path names it
 };
 
 // Reads every node; none when an item is not a NodeWithScore, an attribute is missing or an id is
@@ -406,8 +406,8 @@ std::optional<NodeFields> read_nodes(PyObject* const* items, std::size_t n) {
       ++fields.unscored;
     } else if (!PyLong_CheckExact(score.ptr())) {
       fields.other_scores = true;
-    } else if (!exact_number(score.ptr(), fields.scores[i]) && !fields.overflow) {
-      fields.overflow = i;
+    } else if (!exact_number(score.ptr(), fields.scores[i])) {
+      fields.overflow = true;
     }
   }
   return fields;
@@ -435,10 +435,9 @@ PyObject* nodes_decision(PyObject* cls, PyObject* const* items, std::size_t n, c
     const auto outcome = n >= p.config.min_chunks ? g::Outcome::kNormal : g::Outcome::kNoEvidence;
     return make_decision(cls, outcome, py::none(), id_list(fields->ids, all), p, n);
   }
-  if (fields->unscored > 0 || fields->other_scores || !p.valid) {
+  if (fields->unscored > 0 || fields->other_scores || fields->overflow || !p.valid) {
     Py_RETURN_NONE;  // the general path names the problem
   }
-  if (fields->overflow) Py_RETURN_NONE;  // the general path names the score
   const auto result = decide(fields->scores.data(), n, p.config);
   if (!result) Py_RETURN_NONE;
   return make_decision(cls, *result, id_list(fields->ids, result->passing), p, n);
