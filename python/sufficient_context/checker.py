@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, TypedDict, Union
 
-from ._args import as_float, bool_types, int_in_range, real_array, real_types
+from ._args import as_float, bool_types, int_in_range, list_of, real_array, real_types
 from ._core import checker as _core
 from ._word_relations import english_word_relations
 from .chunks import Chunk, ChunkLike, all_str, as_chunks, plain_ids_and_contents
@@ -810,13 +810,7 @@ _SIGNALS = ("coverage", "relevance", "density", "count", "recency")
 
 def _str_list(value: Any, name: str) -> list[str]:
     """A result's list of strings from a dict: absent or None is empty; a lone str is refused (not its letters)."""
-    if value is None:
-        return []
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple)):
-        raise TypeError(f"{name} must be a list of str; got {type(value).__name__}")
-    if not all(isinstance(v, str) for v in value):
-        raise TypeError(f"{name} must be a list of str")
-    return list(value)
+    return [] if value is None else list_of(value, str, name)
 
 
 def _signals(value: Any, scoring: str) -> dict[str, float]:

@@ -195,7 +195,7 @@ def test_from_dict_and_unpickling_refuse_impossible_results() -> None:
         ([good], "data must be a mapping"),
         ({**good, "signals": "x"}, "signals must be a mapping"),
         ({**good, "covered_terms": "abc"}, "covered_terms must be a list of str; got str"),
-        ({**good, "missing_aspects": [1]}, "missing_aspects must be a list of str"),
+        ({**good, "missing_aspects": [1]}, r"missing_aspects\[0\] must be a str; got int"),
         ({**good, "details": [1]}, "details must be a mapping"),
     ):
         with pytest.raises(TypeError, match=message):
