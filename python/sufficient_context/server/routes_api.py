@@ -160,7 +160,8 @@ async def feedback(request: Request) -> JSONResponse:
     note = optional(body, "note", str, None)
     gateway = _gateway(request)
     try:
-        stored = await run_in_threadpool(gateway.feedback, log_id, correct, note)
+        # False: the log could not be written, and QueryLog.feedback kept the verdict in its spill file
+        stored = await run_in_threadpool(gateway.log.feedback, log_id, correct, note)
     except KeyError:
         return error_response(404, f"log_id {log_id} names no query-log row", "not_found", param="log_id")
     if not stored:  # accepted, not yet in the log: an operator merges the spill file

@@ -116,11 +116,6 @@ class Gateway:
         _, evidence = answerer.retrieval_gate(chunks)
         return sufficiency_fields(answerer.checker.check_sufficiency(query, evidence))
 
-    def feedback(self, log_id: int, correct: bool, note: str | None) -> bool:
-        """Store a user's verdict (KeyError for an unknown row): True, or False when the log could not be written and
-        the verdict went to its spill file (`QueryLog.feedback`): a verdict is never lost."""
-        return self.log.feedback(log_id, correct, note)
-
     def review(self, question: str, context: Any) -> dict[str, Any]:
         chunks = self.retrieve(question) if context is None else context
         return review_of(self.answerer.checker.check_sufficiency(question, chunks))
