@@ -254,7 +254,8 @@ def assert_grounded(
     converted = as_chunks(chunks)
     result = coverage.check_answer(answer, converted)
     # "" or "[S1]" has no claim to be unsupported, so its ratios are 1.0; but it answers nothing.
-    empty = says_nothing(text_of(answer, "answer"))
+    text = text_of(answer, "answer")
+    empty = says_nothing(text)
     passed = (
         result.supported_ratio >= min_attribution
         and result.attribution_coverage >= min_attribution
@@ -263,7 +264,7 @@ def assert_grounded(
     )
     message = None
     if empty:
-        message = f"answer {text_of(answer, 'answer')!r} says nothing: it has no word outside its citation markers"
+        message = f"answer {text!r} says nothing: it has no word outside its citation markers"
     elif not passed:
         message = _grounding_message(answer, [str(c.id) for c in converted], float(min_attribution), result)
     _record(
