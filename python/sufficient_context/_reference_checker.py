@@ -486,10 +486,19 @@ def default_score(
     relevance_raw = 0.0
     n_tokens = 0
     n_content = 0
+    first_text: set[str] = set()
+    n_repeated = 0  # copies of an earlier chunk's text (not blank): read once, no sentence, token or context
     for ci, c in enumerate(chunks):
         cs: set[str] = set()
         chunk_first.append(len(sent_sets))
-        for sent in sentences(str(c["content"])):
+        text = str(c["content"])
+        if text in first_text:
+            n_repeated += 1 if text.strip() else 0
+            chunk_sets.append(cs)
+            chunk_pre.append(set())
+            continue
+        first_text.add(text)
+        for sent in sentences(text):
             toks = tokenize(sent)
             n_tokens += len(toks)
             ss = {t for t, _, _ in toks if t is not None}
@@ -602,7 +611,7 @@ def default_score(
     density = sum(parts) / len(parts)
 
     n_blank = sum(1 for c in chunks if not str(c["content"]).strip())  # says nothing: not a context
-    n = len(chunks) - n_blank
+    n = len(chunks) - n_blank - n_repeated
     count = min(n / min_contexts, 1.0)
 
     signals: dict[str, float] = {"coverage": coverage, "relevance": relevance, "density": density, "count": count}
@@ -654,10 +663,8 @@ def default_score(
         aspects.append(f"Best supporting sentence holds an antonym of query term '{surface[contradicted]}'")
     if density < 0.5:
         aspects.append("Retrieved context lacks detailed information")
-    if count < 1.0 and n_blank:
-        aspects.append(f"Only {n} context(s) with text, need {min_contexts} ({n_blank} blank)")
-    elif count < 1.0:
-        aspects.append(f"Only {n} context(s), need {min_contexts}")
+    if count < 1.0:
+        aspects.append(_too_few_contexts(n, min_contexts, n_blank, n_repeated))
     factors: list[str] = []
     if doc_cov > 0.7:
         factors.append(f"Good keyword coverage ({doc_cov:.0%})")
@@ -676,3 +683,11 @@ def default_score(
         "missing_terms": missing,
         "sub_signals": {"doc_coverage": doc_cov, "relation": relation, "polarity_ok": float(polarity_ok)},
     }
+
+
+def _too_few_contexts(n: int, min_contexts: int, blank: int, repeated: int) -> str:
+    why = ", ".join(([f"{blank} blank"] if blank else []) + ([f"{repeated} repeated"] if repeated else []))
+    return (
+        f"Only {n}{' distinct' if repeated else ''} context(s){' with text' if blank else ''}, need {min_contexts}"
+        + (f" ({why})" if why else "")
+    )

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/copies.hpp"
 #include "checker/coverage.hpp"
 #include "checker/edit_distance.hpp"
 #include "checker/embedding_relevance.hpp"
@@ -51,6 +52,9 @@ struct Scratch {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> antonyms;  // (context term id, query index)
   std::vector<double> cov;
   std::vector<double> scov;
+  std::vector<std::uint32_t> first_of;  // chunk -> the first chunk with its text (find_copies)
+  std::vector<std::uint32_t> order;
+  std::vector<char> chunk_blank;  // chunk -> blank (only when some chunk is a copy)
 };
 
 // Marks the query's terms in the scratch map for one check and unmarks them after, even on an
@@ -218,7 +222,10 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   s.sentence_negated.clear();
   std::size_t n_tokens = 0;
   std::size_t n_content = 0;
-  std::size_t n_blank = 0;  // empty or whitespace-only chunks: not counted as contexts
+  std::size_t n_blank = 0;     // empty or whitespace-only chunks: not counted as contexts
+  std::size_t n_repeated = 0;  // copies of an earlier chunk's text (not blank): read once
+  const bool copies = find_copies(input.contents, s.first_of, s.order);
+  if (copies) s.chunk_blank.assign(n, 0);
   for (std::size_t c = 0; c < n; ++c) s.sets.add_set();  // sets 0..n-1: the chunks
   // Sentence state; sets n, n+1, ...: the sentences in order.
   std::size_t set = 0;
@@ -261,6 +268,11 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   };
   for (std::size_t c = 0; c < n; ++c) {
     s.chunk_first.push_back(static_cast<std::uint32_t>(s.sentence_chunk.size()));
+    if (copies && s.first_of[c] != c) {  // says nothing new: no sentence, token or context
+      const bool blank_copy = s.chunk_blank[s.first_of[c]] != 0;
+      (blank_copy ? n_blank : n_repeated) += 1;
+      continue;
+    }
     begin_sentence(c);
     const std::size_t sentences = scan_chunk(input.contents[c], on_token, [&]() {
       end_sentence();
@@ -268,6 +280,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     });
     if (sentences == 0) {  // a blank chunk: the provisional sentence holds nothing, drop it
       ++n_blank;
+      if (copies) s.chunk_blank[c] = 1;
       s.sets.pop_set();
       s.sentence_begin.pop_back();
       s.sentence_chunk.pop_back();
@@ -422,8 +435,10 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
 
   // --- density, count, recency, score
   const double density = density_signal(n_content, n_tokens, input.temperatures, n);
-  // A blank chunk says nothing: it must not make up min_contexts.
-  const double count = count_signal(n - n_blank, min_contexts);
+  // A blank chunk says nothing and a copy of another says nothing new: neither makes up
+  // min_contexts.
+  const std::size_t n_distinct = n - n_blank - n_repeated;
+  const double count = count_signal(n_distinct, min_contexts);
   std::optional<double> recency;
   if (input.timestamps != nullptr) {
     recency =
@@ -491,7 +506,8 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   }
   if (density < 0.5) result.missing_aspects.emplace_back(explain::kThinContext);
   if (count < 1.0) {
-    result.missing_aspects.push_back(explain::too_few_contexts(n - n_blank, min_contexts, n_blank));
+    result.missing_aspects.push_back(
+        explain::too_few_contexts(n_distinct, min_contexts, n_blank, n_repeated));
   }
   if (doc_cov > 0.7) {
     result.confidence_factors.push_back("Good keyword coverage (" + explain::percent(doc_cov) +

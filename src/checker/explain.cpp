@@ -29,12 +29,19 @@ std::string percent(double x) {
   return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string("nan%");
 }
 
-std::string too_few_contexts(std::size_t n, long long min_contexts, std::size_t blank) {
-  if (blank == 0) {
-    return "Only " + std::to_string(n) + " context(s), need " + std::to_string(min_contexts);
+std::string too_few_contexts(std::size_t n, long long min_contexts, std::size_t blank,
+                             std::size_t repeated) {
+  std::string out = "Only " + std::to_string(n) + (repeated > 0 ? " distinct" : "") +
+                    " context(s)" + (blank > 0 ? " with text" : "") + ", need " +
+                    std::to_string(min_contexts);
+  if (blank > 0 && repeated > 0) {
+    out += " (" + std::to_string(blank) + " blank, " + std::to_string(repeated) + " repeated)";
+  } else if (blank > 0) {
+    out += " (" + std::to_string(blank) + " blank)";
+  } else if (repeated > 0) {
+    out += " (" + std::to_string(repeated) + " repeated)";
   }
-  return "Only " + std::to_string(n) + " context(s) with text, need " +
-         std::to_string(min_contexts) + " (" + std::to_string(blank) + " blank)";
+  return out;
 }
 
 std::string quoted(std::string_view prefix, std::string_view term, std::string_view suffix) {

@@ -10,9 +10,11 @@ namespace sc::checker::explain {
 /// Python's f"{x:.0%}": x * 100 rounded half-to-even to an integer, then '%'.
 std::string percent(double x);
 
-/// "Only N context(s), need M"; with blank chunks (default scoring, which does not count them):
-/// "Only N context(s) with text, need M (B blank)".
-std::string too_few_contexts(std::size_t n, long long min_contexts, std::size_t blank = 0);
+/// "Only N context(s), need M"; with blank chunks or copies of other chunks (default scoring, which
+/// counts neither): "Only N context(s) with text, need M (B blank)", "Only N distinct context(s),
+/// need M (R repeated)", "Only N distinct context(s) with text, need M (B blank, R repeated)".
+std::string too_few_contexts(std::size_t n, long long min_contexts, std::size_t blank = 0,
+                             std::size_t repeated = 0);
 
 inline constexpr std::string_view kNoContext = "No relevant context found";
 inline constexpr std::string_view kThinContext = "Retrieved context lacks detailed information";

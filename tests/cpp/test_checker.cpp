@@ -94,6 +94,21 @@ TEST(CheckerReference, CountTemperatureAndFactors) {
   EXPECT_EQ(r.confidence_factors, Strings{"Good keyword coverage (100%)"});
 }
 
+TEST(CheckerDefault, ACopyOfAChunkIsReadOnce) {
+  const ck::SufficiencyChecker checker = make_checker(ck::Scoring::kDefault);
+  const std::string_view fact = "The Eiffel Tower is 330 metres tall.";
+  ck::CheckInput once = input("How tall is the Eiffel Tower?", {fact});
+  ck::CheckInput copies = input("How tall is the Eiffel Tower?", {fact, fact, "", fact, ""});
+  once.min_contexts = copies.min_contexts = 3;
+  const ck::CheckResult a = checker.check(once);
+  const ck::CheckResult b = checker.check(copies);
+  EXPECT_EQ(a.score, b.score);
+  EXPECT_EQ(a.signals.density, b.signals.density);
+  EXPECT_DOUBLE_EQ(b.signals.count, 1.0 / 3.0);
+  EXPECT_EQ(b.missing_aspects.back(),
+            "Only 1 distinct context(s) with text, need 3 (2 blank, 2 repeated)");
+}
+
 TEST(CheckerReference, EmbeddingsGiveUnclippedCosine) {
   ck::CheckInput in = input("q", {"a", "b"});
   const double query[] = {1.0, 0.0};

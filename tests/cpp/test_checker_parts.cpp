@@ -3,13 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/config.hpp"
+#include "checker/copies.hpp"
 #include "checker/edit_distance.hpp"
 #include "checker/explain.hpp"
 #include "checker/ngram.hpp"
@@ -481,6 +484,50 @@ TEST(CheckerConfig, WeightsOverrideByNameAndRejectBadOnes) {
   EXPECT_THROW(ck::apply_weights(w, {{"count", INFINITY}}), std::invalid_argument);
   EXPECT_EQ(ck::parse_scoring("reference"), ck::Scoring::kReference);
   EXPECT_THROW(ck::parse_scoring("fancy"), std::invalid_argument);
+}
+
+TEST(CheckerCopies, FirstOccurrenceOfEachText) {
+  std::vector<std::uint32_t> first;
+  std::vector<std::uint32_t> order;
+  EXPECT_FALSE(ck::find_copies({}, first, order));
+  EXPECT_FALSE(ck::find_copies({"a"}, first, order));
+  EXPECT_FALSE(ck::find_copies({"b", "a", "a ", "A"}, first, order));
+  const std::vector<std::string_view> texts{"b", "a", "b", "", "a", "b", ""};
+  ASSERT_TRUE(ck::find_copies(texts, first, order));
+  EXPECT_EQ(first, (std::vector<std::uint32_t>{0, 1, 0, 3, 1, 0, 3}));
+  // Random lists against a quadratic search.
+  std::mt19937 rng(7);
+  for (int round = 0; round < 500; ++round) {
+    std::vector<std::string> owned(1 + rng() % 12);
+    for (std::string& t : owned) t = std::string(rng() % 3, static_cast<char>('a' + rng() % 2));
+    const std::vector<std::string_view> views(owned.begin(), owned.end());
+    bool want_any = false;
+    std::vector<std::uint32_t> want(views.size());
+    for (std::size_t c = 0; c < views.size(); ++c) {
+      want[c] = static_cast<std::uint32_t>(c);
+      for (std::size_t e = 0; e < c; ++e) {
+        if (views[e] == views[c]) {
+          want[c] = static_cast<std::uint32_t>(e);
+          want_any = true;
+          break;
+        }
+      }
+    }
+    EXPECT_EQ(ck::find_copies(views, first, order), want_any);
+    if (want_any) {
+      EXPECT_EQ(first, want);
+    }
+  }
+}
+
+TEST(CheckerExplain, TooFewContextsSaysWhatDidNotCount) {
+  EXPECT_EQ(ck::explain::too_few_contexts(1, 3), "Only 1 context(s), need 3");
+  EXPECT_EQ(ck::explain::too_few_contexts(1, 3, 2),
+            "Only 1 context(s) with text, need 3 (2 blank)");
+  EXPECT_EQ(ck::explain::too_few_contexts(1, 3, 0, 2),
+            "Only 1 distinct context(s), need 3 (2 repeated)");
+  EXPECT_EQ(ck::explain::too_few_contexts(2, 4, 1, 1),
+            "Only 2 distinct context(s) with text, need 4 (1 blank, 1 repeated)");
 }
 
 TEST(CheckerExplain, PercentRoundsLikePython) {

@@ -106,7 +106,7 @@ def test_thresholds_set_the_level() -> None:
 
 def test_min_contexts_and_recency_days_per_check() -> None:
     checker = SufficientContextChecker(min_contexts=1)
-    r = checker.check_sufficiency("zebra", ["zebra", "zebra"], min_contexts=4)
+    r = checker.check_sufficiency("zebra", ["zebra", "a zebra"], min_contexts=4)
     assert r.signals["count"] == 0.5
     assert r.missing_aspects[-1] == "Only 2 context(s), need 4"
     chunks = [{"content": "zebra", "timestamp": NOW - timedelta(days=5)}]

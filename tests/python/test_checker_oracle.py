@@ -105,6 +105,19 @@ def test_reference_scoring_equals_the_original_formula(query: str, chunks: list[
     recency_days=365.0,
     weights=None,
 )  # fmt: skip (blank chunks are not contexts)
+@example(
+    query="zorblax",
+    chunks=[
+        {"content": "Zorblax."},
+        {"content": "Zorblax."},
+        {"content": ""},
+        {"content": "Zorblax. "},
+        {"content": "Zorblax."},
+    ],
+    min_contexts=4,
+    recency_days=365.0,
+    weights=None,
+)  # fmt: skip (a copy of an earlier chunk is not another context)
 @example(query="photosynthesis", chunks=[{"content": "Photosynthetic."}], min_contexts=1, recency_days=365.0,
          weights=None)  # fmt: skip
 @example(query="Isn't cheating punished?", chunks=[{"content": "Cheating is punished. Not here."}],

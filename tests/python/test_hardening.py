@@ -147,6 +147,41 @@ def test_blank_chunks_do_not_make_up_min_contexts() -> None:
     assert reference.check_sufficiency("How tall is the Eiffel Tower?", [fact, "", " "]).signals["count"] == 1.0
 
 
+def test_copies_of_a_chunk_do_not_make_up_min_contexts() -> None:
+    # A document indexed twice, or a node a hybrid retriever returns twice, is one piece of evidence: a copy of a
+    # chunk is read once, so three copies score as one chunk and do not meet min_contexts=3 (they did, and the check
+    # said "sufficient": the copies also raised density). Equal means byte for byte.
+    fact = "The Eiffel Tower is 330 metres tall."
+    question = "How tall is the Eiffel Tower?"
+    checker = sc.SufficientContextChecker(min_contexts=3)
+    copies = checker.check_sufficiency(question, [fact, fact, {"content": fact, "id": "again"}])
+    alone = checker.check_sufficiency(question, [fact])
+    assert copies.signals["count"] == alone.signals["count"] == pytest.approx(1 / 3)
+    assert copies.score == alone.score
+    assert copies.signals == alone.signals
+    assert alone.level is copies.level is sc.Level.PARTIAL
+    assert copies.missing_aspects[-1] == "Only 1 distinct context(s), need 3 (2 repeated)"
+    mixed = checker.check_sufficiency(question, [fact, "", fact, "It was built in 1889."])
+    assert mixed.signals["count"] == pytest.approx(2 / 3)
+    assert mixed.missing_aspects[-1] == "Only 2 distinct context(s) with text, need 3 (1 blank, 1 repeated)"
+    distinct = checker.check_sufficiency(question, [fact, fact + " ", fact.upper()])
+    assert distinct.signals["count"] == 1.0
+    assert not any(a.startswith("Only") for a in distinct.missing_aspects)
+    # The batch form runs the same core; per-check min_contexts too; with min_contexts=1 a copy changes nothing.
+    batch = checker.check_batch([question], [[fact, fact, fact]])[0]
+    assert batch.missing_aspects == copies.missing_aspects
+    twice = sc.SufficientContextChecker().check_sufficiency(question, [fact, fact])
+    assert twice.score == sc.SufficientContextChecker().check_sufficiency(question, [fact]).score
+    assert not any(a.startswith("Only") for a in twice.missing_aspects)
+    # Blank copies stay blank.
+    assert checker.check_sufficiency(question, [fact, "", ""]).missing_aspects[-1] == (
+        "Only 1 context(s) with text, need 3 (2 blank)"
+    )
+    # Reference scoring reproduces the original design, which counts every chunk.
+    reference = sc.SufficientContextChecker(min_contexts=3, scoring="reference")
+    assert reference.check_sufficiency(question, [fact, fact, fact]).signals["count"] == 1.0
+
+
 @pytest.mark.parametrize("value", [2**70, -(2**70), 2**31])
 def test_integers_too_wide_for_the_core_are_named(value: int) -> None:
     with pytest.raises(ValueError, match=r"min_contexts must be an int in \[1, 2147483647\]"):

@@ -233,12 +233,28 @@ def test_guard_gates_scored_documents(keyword_store: InMemoryVectorStore) -> Non
 def test_guard_reads_the_score_under_score_key_and_survives_repeated_ids() -> None:
     ipc = statute_documents()[0]
     reranked = [ipc.model_copy(update={"metadata": {**ipc.metadata, "relevance_score": s}}) for s in (0.9, 0.8)]
-    guard = SufficiencyGuardRetriever(retriever=StaticRetriever(documents=reranked), score_key="relevance_score")
-    docs = guard.invoke(SAMPLE_QUERY)  # the same document twice: checked as S1, S2
+    guard = SufficiencyGuardRetriever(
+        retriever=StaticRetriever(documents=reranked), score_key="relevance_score", gate_min_chunks=1
+    )
+    docs = guard.invoke(SAMPLE_QUERY)  # the same document twice: both returned, checked as S1, S2
     assert [d.id for d in docs] == ["IPC_420_0", "IPC_420_0"]
     assert guard.last_decision is not None
     assert guard.last_decision.max_score == 0.9
-    assert guard.last_decision.passing_chunks == ["S1", "S2"]
+    assert guard.last_decision.passing_chunks == ["S1"]  # but one document to the gate, at its first score
+    # So it cannot make up min_chunks=2 alone (it did: a merged retrieval's copy passed the gate).
+    twice = SufficiencyGuardRetriever(retriever=StaticRetriever(documents=reranked), score_key="relevance_score")
+    with pytest.raises(InsufficientContextError) as copy:
+        twice.invoke(SAMPLE_QUERY)
+    assert "no_evidence" in copy.value.reasons
+    assert twice.last_decision is not None
+    assert twice.last_decision.chunk_count == 1
+    other = statute_documents()[1].model_copy(update={"metadata": {"relevance_score": 0.7}})
+    pair = SufficiencyGuardRetriever(
+        retriever=StaticRetriever(documents=[*reranked, other]), score_key="relevance_score"
+    )
+    pair.invoke(SAMPLE_QUERY)
+    assert pair.last_decision is not None
+    assert pair.last_decision.chunk_count == 2
     mixed = [reranked[0], ipc]  # only some documents scored: not gated
     guard_mixed = SufficiencyGuardRetriever(retriever=StaticRetriever(documents=mixed), score_key="relevance_score")
     assert len(guard_mixed.invoke(SAMPLE_QUERY)) == 2

@@ -289,6 +289,31 @@ def test_unscored_signed_and_partly_scored_nodes() -> None:
     assert signed.last_decision.max_score == -0.1
 
 
+def test_a_node_retrieved_twice_is_one_node_to_the_gate_and_the_check() -> None:
+    # A hybrid retriever's merged lists can hold one node twice; it must not make up min_chunks=2 alone (it did, and
+    # the postprocessor passed one node as two), nor min_contexts.
+    node = scored(("IPC_420_0", 0.9))[0]
+    post = SufficiencyPostprocessor(min_score=0.5, min_chunks=2)
+    refused = post.postprocess_nodes([node, node], query_str=SAMPLE_QUERY)
+    assert refused[0].node.metadata[REFUSAL_KEY] is True
+    assert post.last_decision is not None
+    assert post.last_decision.chunk_count == 1
+    assert post.last_decision.max_score == 0.9
+    unscored = scored(("IPC_420_0", None))[0]
+    gate_only = SufficiencyPostprocessor(check_sufficiency=False)
+    assert gate_only.postprocess_nodes([unscored, unscored])[0].node.metadata[REFUSAL_KEY] is True
+    both = SufficiencyPostprocessor(min_score=0.5, min_chunks=2, on_insufficient="passthrough")
+    kept = both.postprocess_nodes([node, node, *scored(("IPC_415_0", 0.8))], query_str=SAMPLE_QUERY)
+    assert [n.node.node_id for n in kept] == ["IPC_420_0", "IPC_420_0", "IPC_415_0"]  # nothing dropped
+    assert both.last_decision is not None
+    assert both.last_decision.chunk_count == 2
+    checker = sc.SufficientContextChecker(min_contexts=2)
+    strict = SufficiencyPostprocessor(min_score=0.5, min_chunks=1, checker=checker, on_insufficient="passthrough")
+    strict.postprocess_nodes([node, node], query_str=SAMPLE_QUERY)
+    assert strict.last_result is not None
+    assert strict.last_result.missing_aspects[-1] == "Only 1 distinct context(s), need 2 (1 repeated)"
+
+
 def test_node_embeddings_serve_relevance_only_with_a_matching_query_embedding() -> None:
     nodes = [
         NodeWithScore(node=TextNode(text=CONTENTS[i], id_=i, embedding=e), score=s)

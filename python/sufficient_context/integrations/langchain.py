@@ -232,7 +232,7 @@ class SufficiencyGuardRetriever(BaseRetriever):
         decision: RetrievalDecision | None = None
         if all(_has_score(d, self.score_key) for d in docs):
             gate = self.gate.evaluate_retrieval if self.gate is not None else evaluate_retrieval
-            decision = gate(checkable, self.gate_min_score, self.gate_min_chunks, self.gate_weak_score)
+            decision = gate(_distinct(docs, checkable), self.gate_min_score, self.gate_min_chunks, self.gate_weak_score)
         result = self.checker.check_sufficiency(query, checkable)
         refused = result.level is Level.INSUFFICIENT or (decision is not None and decision.outcome == "no_evidence")
         info = _sufficiency_metadata(result, decision, refused)
@@ -309,6 +309,24 @@ def _checkable(documents: Sequence[Document], score_key: str) -> list[Document]:
                 metadata["score"] = own[score_key]
             update["metadata"] = metadata
         out.append(doc.model_copy(update=update) if update else doc)
+    return out
+
+
+def _distinct(documents: Sequence[Document], checkable: Sequence[Document]) -> list[Document]:
+    """`checkable` without the documents that repeat an earlier one (the same id, or both without one, and the same
+    text): a merged retrieval returning one document twice must not make up the gate's min_chunks alone. The first
+    occurrence stays; the sufficiency check reads copies once by itself."""
+    seen: set[tuple[Any, str]] = set()
+    out = []
+    for original, doc in zip(documents, checkable):
+        key = (original.id or _metadata(original).get("id"), original.page_content)
+        try:
+            if key in seen:
+                continue
+            seen.add(key)
+        except TypeError:  # an unhashable metadata id: keep the document
+            pass
+        out.append(doc)
     return out
 
 

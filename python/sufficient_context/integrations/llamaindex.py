@@ -234,15 +234,22 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
     def _gate(self, nodes: list[NodeWithScore]) -> tuple[RetrievalDecision, list[NodeWithScore]]:
         scored: list[NodeWithScore] = []
         scores: list[float] = []
+        # A node retrieved twice (a hybrid retriever's merged lists) is one node to the gate, at its first score
+        # (as the LangChain retriever reads a repeated document): it must not make up min_chunks alone.
+        first: dict[str, float] = {}
         for i, node in enumerate(nodes):
             if node.score is not None:
                 scored.append(node)
-                scores.append(as_float(node.score, f"nodes[{i}].score"))
-        if not scored and nodes:  # no scores at all: the gate counts the nodes
-            unscored = [{"content": "", "id": f"S{i}"} for i in range(1, len(nodes) + 1)]
+                score = as_float(node.score, f"nodes[{i}].score")
+                scores.append(score)
+                node_id = node.node.node_id
+                first.setdefault(node_id, score)
+        if not scored and nodes:  # no scores at all: the gate counts the (distinct) nodes
+            distinct = len({n.node.node_id for n in nodes})
+            unscored = [{"content": "", "id": f"S{i}"} for i in range(1, distinct + 1)]
             decision = evaluate_retrieval(unscored, self.min_score, self.min_chunks)
             return decision, nodes if decision.outcome != "no_evidence" else []
-        decision = evaluate_retrieval(np.array(scores, dtype=np.float64), self.min_score, self.min_chunks)
+        decision = evaluate_retrieval(np.array(list(first.values()), dtype=np.float64), self.min_score, self.min_chunks)
         # The decision's passing chunks, in input order, are those with score >= min_score (its documented rule);
         # selecting them here spares turning its positional ids S1..Sn back into indexes.
         minimum = decision.min_score
