@@ -247,6 +247,18 @@ def tokenize(text: str) -> list[tuple[str | None, str, str]]:
     return out
 
 
+#: First words that make a sentence ending in "?" a question (which asserts nothing): wh-words and auxiliaries.
+# fmt: off
+ASKING = frozenset({
+    "what", "who", "whom", "whose", "which", "when", "where", "why", "how", "is", "are", "was", "were", "am", "do",
+    "does", "did", "can", "could", "will", "would", "shall", "should", "may", "might", "must", "has", "have", "had",
+    "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "couldn't", "won't", "wouldn't",
+    "shouldn't", "hasn't", "haven't", "hadn't",
+})
+# fmt: on
+ONLY_ASKED = "The best match in the context is a question, which answers nothing"
+
+
 def sentences(text: str) -> list[str]:
     """Sentences of ``text`` (empty pieces dropped)."""
     return [s for s in _SENTENCE_BREAK.split(text) if s.strip()]
@@ -483,6 +495,7 @@ def default_score(
     sent_chunk: list[int] = []
     chunk_first: list[int] = []  # index of each chunk's first sentence
     sent_neg: list[bool] = []
+    sent_asks: list[bool] = []  # a question: its first word asks (ASKING) and its text ends in "?"
     relevance_raw = 0.0
     n_tokens = 0
     n_content = 0
@@ -506,6 +519,8 @@ def default_score(
             sent_sets.append(ss)
             sent_chunk.append(ci)
             sent_neg.append(any(_is_negation(low) for _, kind, low in toks if kind == WORD))
+            first = next((low for _, kind, low in toks if kind == WORD), "")
+            sent_asks.append(first in ASKING and sent.rstrip().endswith("?"))
             cs |= ss
             if qnorm > 0.0:
                 words = [low for t, _, low in toks if t is not None]
@@ -544,6 +559,7 @@ def default_score(
 
     # --- coverage = DOC_SHARE * document coverage + (1 - DOC_SHARE) * relation, times the polarity factor
     contradicted: str | None = None  # the first query term whose antonym the best sentence holds
+    only_asked = False  # a question matched the query better than any other sentence
     if total > 0.0:
         chunk_marks = [_marks(s, qterms, variants) for s in chunk_sets]
         cov = [_coverage(qterms, total, m) for m in chunk_marks]
@@ -565,7 +581,12 @@ def default_score(
                         held[mark] = held.get(mark, 0) + 1
                 topic.append({mk for mk, c in held.items() if 2 * c >= len(own)} if len(own) >= 2 else set())
             scov = [_coverage(qterms, total, sent_marks[m] | topic[sent_chunk[m]]) for m in range(len(sent_sets))]
+            # A question asserts nothing: it is neither the best sentence nor a bridge, and does not dilute the
+            # concentration bonus (its terms still count for document coverage and its chunk's topic).
+            asked = max((v for v, q in zip(scov, sent_asks) if q), default=0.0)
+            scov = [0.0 if q else v for v, q in zip(scov, sent_asks)]
             k = max(range(len(scov)), key=scov.__getitem__)  # first best sentence
+            only_asked = asked > scov[k]
             ck = sent_chunk[k]
             relation = scov[k]
             far = 0.0  # best share of a sentence in another chunk or more than one sentence away
@@ -573,7 +594,7 @@ def default_score(
             bridges = {t for t in chunk_sets[ck] if t not in seen and freq_table.get(t, UNKNOWN_ZIPF) < BRIDGE_MAX_ZIPF}
             for m in range(len(sent_sets)):
                 if sent_chunk[m] != ck:
-                    if not bridges.isdisjoint(sent_sets[m]):
+                    if not sent_asks[m] and not bridges.isdisjoint(sent_sets[m]):
                         relation = max(relation, _coverage(qterms, total, sent_marks[k] | topic[ck] | sent_marks[m]))
                     far = max(far, scov[m])
                 elif abs(m - k) > 1:
@@ -654,6 +675,8 @@ def default_score(
         aspects.append(QUERY_TRUNCATED)
     if total > 0.0 and relation < 0.5:
         aspects.append("Query terms never appear together in one sentence")
+    if only_asked:
+        aspects.append(ONLY_ASKED)
     if not polarity_ok:
         if query_negated:
             aspects.append("Query is negated but its best supporting sentence is not")

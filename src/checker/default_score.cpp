@@ -16,6 +16,7 @@
 #include "checker/ngram.hpp"
 #include "checker/query_prefixes.hpp"
 #include "checker/query_terms.hpp"
+#include "checker/questions.hpp"
 #include "checker/scanner.hpp"
 #include "checker/signals.hpp"
 #include "checker/vocabulary.hpp"
@@ -44,6 +45,7 @@ struct Scratch {
   std::vector<std::uint32_t>
       chunk_first;  // index of each chunk's first sentence, one per chunk + end
   std::vector<char> sentence_negated;
+  std::vector<char> sentence_asks;  // a question (questions.hpp): not the answering sentence
   std::vector<double> weights;
   std::vector<char> typo;     // query term: a rare word with one-edit variants in the context
   std::vector<char> related;  // query term: a related word is in the context
@@ -220,6 +222,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   s.sentence_chunk.clear();
   s.chunk_first.clear();
   s.sentence_negated.clear();
+  s.sentence_asks.clear();
   std::size_t n_tokens = 0;
   std::size_t n_content = 0;
   std::size_t n_blank = 0;     // empty or whitespace-only chunks: not counted as contexts
@@ -231,22 +234,35 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   std::size_t set = 0;
   bool negated = false;
   bool score_sentence = false;
+  // A question ("Is X the capital?") asserts nothing: known from its first word and its end.
+  bool first_word = true;  // no word token seen in the sentence yet
+  bool first_asks = false;
+  std::size_t last_end = 0;  // where the sentence's last token ends in its chunk
+  std::string_view chunk_text;
   const auto begin_sentence = [&](std::size_t chunk) {
     set = s.sets.add_set();
     s.sentence_begin.push_back(static_cast<std::uint32_t>(s.flat_terms.size()));
     s.sentence_chunk.push_back(static_cast<std::uint32_t>(chunk));
     negated = false;
+    first_word = true;
+    first_asks = false;
     score_sentence = ngrams && !s.relevance.saturated();
     if (score_sentence) s.relevance.begin_sentence();
   };
   const auto end_sentence = [&]() {
     s.sentence_negated.push_back(negated ? 1 : 0);
+    s.sentence_asks.push_back(first_asks && ends_in_question(chunk_text, last_end) ? 1 : 0);
     if (score_sentence) s.relevance.end_sentence();
   };
   const auto on_token = [&](const text::Token& token) {
     ++n_tokens;
     const WordInfo& info = vocabulary.lookup(token);
     negated |= info.negation;
+    last_end = token.offset + token.text.size();
+    if (first_word && info.kind == text::TokenKind::Word) {
+      first_word = false;
+      first_asks = asks(info.folded);
+    }
     if (info.term == kNoTerm) return;
     ++n_content;
     if (score_sentence) s.relevance.add_word(info.folded);
@@ -273,8 +289,9 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
       (blank_copy ? n_blank : n_repeated) += 1;
       continue;
     }
+    chunk_text = input.contents[c];
     begin_sentence(c);
-    const std::size_t sentences = scan_chunk(input.contents[c], on_token, [&]() {
+    const std::size_t sentences = scan_chunk(chunk_text, on_token, [&]() {
       end_sentence();
       begin_sentence(c);
     });
@@ -369,6 +386,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   double coverage = 0.0;
   bool polarity_ok = true;
   std::int32_t contradicted = -1;  // a query term whose antonym the best sentence holds
+  bool only_asked = false;         // a question matched the query better than any other sentence
   if (q.total_weight > 0.0) {
     std::vector<double>& cov = s.cov;
     cov.resize(n);
@@ -384,14 +402,24 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
       for (std::size_t k = 0; k < n_sentences; ++k) {
         scov[k] = s.sets.coverage(n + k, topic0 + s.sentence_chunk[k]);
       }
+      // A question asserts nothing: it is neither the best sentence nor a bridge, and does not
+      // dilute the concentration bonus (its terms still count for doc_cov and its chunk's topic).
+      double asked = 0.0;
+      for (std::size_t k = 0; k < n_sentences; ++k) {
+        if (s.sentence_asks[k] != 0) {
+          asked = std::max(asked, scov[k]);
+          scov[k] = 0.0;
+        }
+      }
       const std::size_t best = first_argmax(scov);
+      only_asked = asked > scov[best];
       const std::uint32_t best_chunk_of = s.sentence_chunk[best];
       if (n > 1) mark_bridges(s, vocabulary, statistics, best_chunk_of);
       relation = scov[best];
       double far = 0.0;  // best share of a sentence in another chunk or > 1 sentence away
       for (std::size_t m = 0; m < n_sentences; ++m) {
         if (s.sentence_chunk[m] != best_chunk_of) {
-          if (holds_bridge(s, m)) {
+          if (s.sentence_asks[m] == 0 && holds_bridge(s, m)) {
             relation = std::max(relation, s.sets.coverage(n + best, topic0 + best_chunk_of, n + m));
           }
           far = std::max(far, scov[m]);
@@ -495,6 +523,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   if (q.total_weight > 0.0 && relation < 0.5) {
     result.missing_aspects.emplace_back(explain::kNotTogether);
   }
+  if (only_asked) result.missing_aspects.emplace_back(explain::kOnlyAsked);
   if (!polarity_ok) {
     result.missing_aspects.emplace_back(q.negated ? explain::kQueryNegated
                                                   : explain::kEvidenceNegated);

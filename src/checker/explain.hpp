@@ -24,6 +24,8 @@ inline constexpr std::string_view kQueryTruncated =
     "The query has more than 512 key terms; only the first 512 were looked for";
 inline constexpr std::string_view kNotTogether =
     "Query terms never appear together in one sentence";
+inline constexpr std::string_view kOnlyAsked =
+    "The best match in the context is a question, which answers nothing";
 inline constexpr std::string_view kQueryNegated =
     "Query is negated but its best supporting sentence is not";
 inline constexpr std::string_view kEvidenceNegated =

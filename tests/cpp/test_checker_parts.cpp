@@ -18,6 +18,7 @@
 #include "checker/ngram.hpp"
 #include "checker/python_str.hpp"
 #include "checker/query_prefixes.hpp"
+#include "checker/questions.hpp"
 #include "checker/reference_score.hpp"
 #include "checker/scanner.hpp"
 #include "checker/sentence_split.hpp"
@@ -518,6 +519,30 @@ TEST(CheckerCopies, FirstOccurrenceOfEachText) {
       EXPECT_EQ(first, want);
     }
   }
+}
+
+TEST(CheckerQuestions, AskingWordsAndQuestionEnds) {
+  for (const char* word : {"what", "is", "doesn't", "whom", "am", "wouldn't"}) {
+    EXPECT_TRUE(ck::asks(word)) << word;
+  }
+  for (const char* word : {"", "What", "it", "whatever", "isnt", "q", "doesn\u2019t"}) {
+    EXPECT_FALSE(ck::asks(word)) << word;
+  }
+  // From the end of the sentence's last token: the first break, or the text's end.
+  const std::string_view text = "Is it? Yes. Was it?\u201d\u00a0No?! Who?) Then? ";
+  EXPECT_TRUE(ck::ends_in_question(text, 5));    // "Is it" + "? "
+  EXPECT_FALSE(ck::ends_in_question(text, 10));  // "Yes" + ". "
+  EXPECT_TRUE(ck::ends_in_question(text, 18));  // "Was it" + "?\u201d\u00a0": closers, then a space
+  EXPECT_FALSE(ck::ends_in_question(text, 26));      // "No" + "?! ": the break follows the "!"
+  EXPECT_TRUE(ck::ends_in_question(text, 32));       // "Who" + "?) "
+  EXPECT_TRUE(ck::ends_in_question(text, 39));       // the last sentence: "Then? " stripped
+  EXPECT_FALSE(ck::ends_in_question("Is it?x", 5));  // no break and "x" last
+  EXPECT_FALSE(ck::ends_in_question("Is it?)", 5));  // the last sentence ends in ")"
+  EXPECT_TRUE(ck::ends_in_question("Is it ?\u3000\n", 5));  // Python whitespace is stripped
+  EXPECT_FALSE(ck::ends_in_question("Is it", 5));
+  EXPECT_FALSE(ck::ends_in_question("", 0));
+  EXPECT_TRUE(ck::ends_in_question("Is http://a.b/? x", 15));  // a token's own "?" before a break
+  EXPECT_FALSE(ck::ends_in_question("Is it \xff\xfe", 5));     // invalid UTF-8 is read, not a "?"
 }
 
 TEST(CheckerExplain, TooFewContextsSaysWhatDidNotCount) {

@@ -118,6 +118,17 @@ def test_reference_scoring_equals_the_original_formula(query: str, chunks: list[
     recency_days=365.0,
     weights=None,
 )  # fmt: skip (a copy of an earlier chunk is not another context)
+@example(
+    query="Is zorblax the capital of Kenya?",
+    chunks=[
+        {"content": "Is zorblax the capital of Kenya?\u201d\u00a0Yes. Why?! Zorblax, the capital?"},
+        {"content": "Doesn't Kenya have a capital? What about zorblax?) Kenya has zorblax. who? "},
+        {"content": "Where is http://x.org/a? Kenya's capital? Is zorblax (the capital of Kenya)?"},
+    ],
+    min_contexts=1,
+    recency_days=365.0,
+    weights=None,
+)  # fmt: skip (questions: not the answering sentence, nor a bridge)
 @example(query="photosynthesis", chunks=[{"content": "Photosynthetic."}], min_contexts=1, recency_days=365.0,
          weights=None)  # fmt: skip
 @example(query="Isn't cheating punished?", chunks=[{"content": "Cheating is punished. Not here."}],

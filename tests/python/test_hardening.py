@@ -182,6 +182,41 @@ def test_copies_of_a_chunk_do_not_make_up_min_contexts() -> None:
     assert reference.check_sufficiency(question, [fact, fact, fact]).signals["count"] == 1.0
 
 
+def test_a_context_that_only_asks_the_question_is_not_sufficient() -> None:
+    # A retriever often returns the question without its answer (a forum post, a "people also ask" list). A
+    # question asserts nothing: it scored "sufficient" (0.89) for the same question, and for one that holds the
+    # answer's words ("Is Canberra the capital?").
+    checker = sc.SufficientContextChecker()
+    question = "What is the capital of Australia?"
+    for asked in (
+        "What is the capital of Australia?",
+        "Is Canberra the capital of Australia?",
+        "how is australia's capital called ?  ",
+    ):
+        result = checker.check_sufficiency(question, [asked])
+        assert result.level is sc.Level.INSUFFICIENT, asked
+        assert result.details["relation"] == 0.0
+    assert (
+        "The best match in the context is a question, which answers nothing"
+        in checker.check_sufficiency(question, ["Is Canberra the capital of Australia?"]).missing_aspects
+    )
+    # Not questions: statements, a "?" inside a tag or title that is not asked, and Q&A pairs, whose answer
+    # sentence takes the question's topic.
+    for stated in (
+        "The capital of Australia is Canberra.",
+        "The capital of Australia is Canberra.[citation needed?] It lies inland.",
+        "Canberra, capital of Australia, hosted 'Who Wants to Be a Millionaire?' in 1999.",
+        "What is the capital of Australia? Canberra is the capital.",
+        "Q: What is the capital of Australia? A: Canberra is.",
+    ):
+        assert checker.check_sufficiency(question, [stated]).level is sc.Level.SUFFICIENT, stated
+    # A question beside an answering chunk changes nothing.
+    both = checker.check_sufficiency(
+        question, ["What is the capital of Australia?", "Canberra is the capital of Australia."]
+    )
+    assert both.level is sc.Level.SUFFICIENT
+
+
 @pytest.mark.parametrize("value", [2**70, -(2**70), 2**31])
 def test_integers_too_wide_for_the_core_are_named(value: int) -> None:
     with pytest.raises(ValueError, match=r"min_contexts must be an int in \[1, 2147483647\]"):

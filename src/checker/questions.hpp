@@ -1,0 +1,20 @@
+/// @brief Context sentences that ask rather than assert.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace sc::checker {
+
+/// Whether a sentence starting with this folded word can be a question: a wh-word or an
+/// auxiliary ("what", "is", "doesn't"...). A question asserts nothing, so default scoring does not
+/// take one for the sentence that answers the query (scoring.md, section 3.4).
+bool asks(std::string_view folded) noexcept;
+
+/// Whether the sentence of `text` whose last token ends at byte `from` ends in "?", where the
+/// spec's splitter ends it: at the first sentence break at or after `from` ([.!?], closing
+/// quotes or brackets, whitespace; the break's closers are not part of the sentence), else at the
+/// end of `text` with trailing whitespace dropped. Reads only up to that end.
+bool ends_in_question(std::string_view text, std::size_t from) noexcept;
+
+}  // namespace sc::checker
