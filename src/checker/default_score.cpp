@@ -235,33 +235,34 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   bool negated = false;
   bool score_sentence = false;
   // A question ("Is X the capital?") asserts nothing: known from its first word and its end.
-  bool first_word = true;  // no word token seen in the sentence yet
-  bool first_asks = false;
-  std::size_t last_end = 0;  // where the sentence's last token ends in its chunk
+  enum class Asking : std::uint8_t { kNoWordYet, kAsks, kNo };
+  Asking asking = Asking::kNoWordYet;  // kAsks: the first word asks; then track the sentence's end
+  std::size_t last_end = 0;            // where the sentence's last token ends in its chunk
   std::string_view chunk_text;
+  bool may_ask = false;  // the chunk holds a "?"
   const auto begin_sentence = [&](std::size_t chunk) {
     set = s.sets.add_set();
     s.sentence_begin.push_back(static_cast<std::uint32_t>(s.flat_terms.size()));
     s.sentence_chunk.push_back(static_cast<std::uint32_t>(chunk));
     negated = false;
-    first_word = true;
-    first_asks = false;
+    asking = may_ask ? Asking::kNoWordYet : Asking::kNo;
     score_sentence = ngrams && !s.relevance.saturated();
     if (score_sentence) s.relevance.begin_sentence();
   };
   const auto end_sentence = [&]() {
     s.sentence_negated.push_back(negated ? 1 : 0);
-    s.sentence_asks.push_back(first_asks && ends_in_question(chunk_text, last_end) ? 1 : 0);
+    s.sentence_asks.push_back(asking == Asking::kAsks && ends_in_question(chunk_text, last_end));
     if (score_sentence) s.relevance.end_sentence();
   };
   const auto on_token = [&](const text::Token& token) {
     ++n_tokens;
     const WordInfo& info = vocabulary.lookup(token);
     negated |= info.negation;
-    last_end = token.offset + token.text.size();
-    if (first_word && info.kind == text::TokenKind::Word) {
-      first_word = false;
-      first_asks = asks(info.folded);
+    if (asking != Asking::kNo) {  // most sentences are ruled out at their first word
+      if (asking == Asking::kNoWordYet && info.kind == text::TokenKind::Word) {
+        asking = asks(info.folded) ? Asking::kAsks : Asking::kNo;
+      }
+      last_end = token.offset + token.text.size();
     }
     if (info.term == kNoTerm) return;
     ++n_content;
@@ -290,6 +291,8 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
       continue;
     }
     chunk_text = input.contents[c];
+    // Most chunks hold no "?", so no sentence of theirs is a question: their tokens skip the test.
+    may_ask = chunk_text.find('?') != std::string_view::npos;
     begin_sentence(c);
     const std::size_t sentences = scan_chunk(chunk_text, on_token, [&]() {
       end_sentence();
