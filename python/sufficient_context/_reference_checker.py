@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from ._reference import ENGLISH_STOPWORDS, reference_fold, reference_stem, reference_tokenize
+from ._reference import ASKING, ENGLISH_STOPWORDS, reference_fold, reference_stem, reference_tokenize
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -247,15 +247,6 @@ def tokenize(text: str) -> list[tuple[str | None, str, str]]:
     return out
 
 
-#: First words that make a sentence ending in "?" a question (which asserts nothing): wh-words and auxiliaries.
-# fmt: off
-ASKING = frozenset({
-    "what", "who", "whom", "whose", "which", "when", "where", "why", "how", "is", "are", "was", "were", "am", "do",
-    "does", "did", "can", "could", "will", "would", "shall", "should", "may", "might", "must", "has", "have", "had",
-    "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "couldn't", "won't", "wouldn't",
-    "shouldn't", "hasn't", "haven't", "hadn't",
-})
-# fmt: on
 ONLY_ASKED = "The best match in the context is a question, which answers nothing"
 
 

@@ -28,7 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._reference import ENGLISH_STOPWORDS, reference_fold, reference_simple_fold, reference_stem, reference_tokenize
+from ._reference import (
+    ASKING,
+    ENGLISH_STOPWORDS,
+    reference_fold,
+    reference_simple_fold,
+    reference_stem,
+    reference_tokenize,
+)
 from ._reference_sentences import (
     reference_citation_runs,
     reference_extract_citations,
@@ -417,6 +424,27 @@ def calibrate(coverage: float) -> float:
     )
 
 
+def question_units(text: str, tokens: Sequence[Token], units: Sequence[int]) -> set[int]:
+    """The units (``source_units``) that are questions: the unit's first token, folded, is in ASKING and the first
+    '.', '!' or '?' after its last token (up to the next unit's first token or the text's end; citation markers do
+    not count) is a '?'."""
+    text = _blank_citations(text)
+    out: set[int] = set()
+    for i, t in enumerate(tokens):
+        if i > 0 and units[i] == units[i - 1]:
+            continue  # not a unit's first token
+        if t.folded not in ASKING:
+            continue
+        last = i
+        while last + 1 < len(tokens) and units[last + 1] == units[i]:
+            last += 1
+        end = tokens[last + 1].start if last + 1 < len(tokens) else len(text)
+        mark = next((c for c in text[tokens[last].end : end] if c in ".!?"), "")
+        if mark == "?":
+            out.add(units[i])
+    return out
+
+
 def _support(
     claim: list[Token],
     chunk_text: str,
@@ -460,11 +488,20 @@ def _support(
                 missing.append(item.surface)
         return counted, antonym, missing
 
+    # A question asserts nothing: alone, or beside a sentence that holds nothing of the claim, it supports nothing
+    # ("Is Canberra the capital?"); beside an answer that holds some of the claim it counts ("What is the penalty?
+    # Imprisonment.").
+    asked = question_units(chunk_text, chunk, units)
+
+    def answers(u: int) -> bool:
+        return u not in asked and window(unit_keys[u])[0] > 0.0
+
     best, best_antonym, best_missing = 0.0, False, [i.surface for i in checked]
     for u in range(n_units):
+        pair_ok = u + 1 < n_units and ((u not in asked and u + 1 not in asked) or answers(u) or answers(u + 1))
         for keys, factor in (
-            (unit_keys[u], 1.0),
-            (unit_keys[u] | unit_keys[u + 1] if u + 1 < n_units else None, PAIR_FACTOR),
+            (unit_keys[u] if u not in asked else None, 1.0),
+            (unit_keys[u] | unit_keys[u + 1] if pair_ok else None, PAIR_FACTOR),
         ):
             if keys is None:
                 continue

@@ -260,7 +260,7 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     negated |= info.negation;
     if (asking != Asking::kNo) {  // most sentences are ruled out at their first word
       if (asking == Asking::kNoWordYet && info.kind == text::TokenKind::Word) {
-        asking = asks(info.folded) ? Asking::kAsks : Asking::kNo;
+        asking = text::asks(info.folded) ? Asking::kAsks : Asking::kNo;
       }
       last_end = token.offset + token.text.size();
     }

@@ -4,12 +4,9 @@
 #include <cstddef>
 #include <string_view>
 
-namespace sc::checker {
+#include "text/asking.hpp"
 
-/// Whether a sentence starting with this folded word can be a question: a wh-word or an
-/// auxiliary ("what", "is", "doesn't"...). A question asserts nothing, so default scoring does not
-/// take one for the sentence that answers the query (scoring.md, section 3.4).
-bool asks(std::string_view folded) noexcept;
+namespace sc::checker {
 
 /// Whether the sentence of `text` whose last token ends at byte `from` ends in "?", where the
 /// spec's splitter ends it: at the first sentence break at or after `from` ([.!?], closing

@@ -232,6 +232,19 @@ std::vector<std::string_view> other_numbers(Check& check, const ClaimProfile& cl
   return near.empty() ? all : near;
 }
 
+/// Whether every unit of `chunk` that holds `key` is a question.
+bool only_asked(const ChunkProfile& chunk, std::uint32_t key) {
+  const std::vector<std::uint32_t>& questions = chunk.question_units;
+  if (questions.empty()) return false;
+  const auto it = std::lower_bound(chunk.keys.begin(), chunk.keys.end(), key);
+  if (it == chunk.keys.end() || *it != key) return false;
+  const auto i = static_cast<std::size_t>(it - chunk.keys.begin());
+  for (std::uint32_t u = chunk.unit_begin[i]; u < chunk.unit_begin[i + 1]; ++u) {
+    if (!std::binary_search(questions.begin(), questions.end(), chunk.key_units[u])) return false;
+  }
+  return true;
+}
+
 /// Why the best chunk falls short (default mode): what it says instead of a number, names and
 /// words it lacks, a negation mismatch, an antonym.
 std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best, const Support& s) {
@@ -242,6 +255,7 @@ std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best,
   std::vector<std::string_view> numbers;
   std::vector<std::string_view> names;
   std::vector<std::string_view> words;
+  std::vector<std::string_view> asked;  // words the chunk holds only in questions
   for (std::size_t j = 0; j < claim.items.size(); ++j) {
     if (claim.kinds[j] == ItemKind::Number && !chunk.contains(claim.items[j])) {
       numbers.push_back(claim.surfaces[j]);
@@ -250,7 +264,8 @@ std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best,
     }
   }
   for (const std::uint32_t j : s.missing) {
-    if (claim.kinds[j] == ItemKind::Content && !claim.names[j]) words.push_back(claim.surfaces[j]);
+    if (claim.kinds[j] != ItemKind::Content || claim.names[j]) continue;
+    (only_asked(chunk, claim.items[j]) ? asked : words).push_back(claim.surfaces[j]);
   }
   if (!numbers.empty()) {
     const std::uint32_t first = s.has_window ? s.best_unit : 0;
@@ -267,6 +282,7 @@ std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best,
     for (const std::uint32_t j : s.opposed) opposed.push_back(claim.surfaces[j]);
     out += "; " + id + " says the opposite of " + quoted(opposed, 3);
   }
+  if (!asked.empty()) out += "; " + id + " only asks about " + quoted(asked, 6);
   if (!words.empty()) out += "; missing from " + id + ": " + quoted(words, 6);
   return out;
 }

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "claims/phrases.hpp"
 #include "claims/python_words.hpp"
 #include "claims/rarity_weight.hpp"
+#include "text/asking.hpp"
 #include "text/citations.hpp"
 
 namespace sc::claims {
@@ -30,6 +32,24 @@ std::uint16_t word_code(std::string_view word) noexcept {
 
 void set_bit(std::vector<std::uint64_t>& bits, std::uint32_t i) {
   bits[i / 64] |= std::uint64_t{1} << (i % 64);
+}
+
+/// Whether the first '.', '!' or '?' of text[from, to) outside the citation runs (ascending) is
+/// a '?'.
+bool question_mark_after(std::string_view text, const std::vector<text::Span>& runs,
+                         std::size_t from, std::size_t to) noexcept {
+  auto run = std::lower_bound(runs.begin(), runs.end(), from,
+                              [](const text::Span& r, std::size_t p) { return r.end <= p; });
+  for (std::size_t p = from; p < to; ++p) {
+    if (run != runs.end() && run->begin <= p) {
+      p = run->end - 1;  // skip the marker
+      ++run;
+      continue;
+    }
+    const char c = text[p];
+    if (c == '.' || c == '!' || c == '?') return c == '?';
+  }
+  return false;
 }
 
 }  // namespace
@@ -135,6 +155,7 @@ void ChunkProfile::clear() noexcept {
   relation_filter.fill(0);
   token_count = 0;
   unit_count = 0;
+  question_units.clear();
 }
 
 ClaimAnalyzer::ClaimAnalyzer(const ClaimConfig& config)
@@ -561,13 +582,35 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   // Most tokens are ruled out from their text alone, without a (cache-missing) memo probe; the
   // others are probed after the walk, their slots prefetched during it so the misses overlap.
   candidates_.clear();
+  const std::vector<text::Span> runs = citation_runs_of(text);
+  // Questions: only in a chunk holding a "?"; a unit whose first token asks is one when the first
+  // '.', '!' or '?' after its last token (citation markers skipped) is a '?'.
+  const bool may_ask = text.find('?') != std::string_view::npos;
+  std::uint32_t asking_unit = std::numeric_limits<std::uint32_t>::max();  // the unit seen last
+  bool asking = false;  // that unit's first token asks
+  std::size_t last_end = 0;
+  const auto close_question = [&](std::size_t end) {
+    if (asking && question_mark_after(text, runs, last_end, end)) {
+      out.question_units.push_back(asking_unit);
+    }
+  };
   const auto visit = [&](const text::Token& token, std::uint32_t unit) {
     const std::uint32_t pos = position++;
     unit_of.push_back(unit);
+    if (may_ask) {
+      if (unit != asking_unit) {
+        close_question(token.offset);
+        asking_unit = unit;
+        fold_token(token.text, folded_);
+        asking = text::asks(folded_);
+      }
+      last_end = token.offset + token.text.size();
+    }
     if (plainly_skipped(token, filter_, needs)) return;
     candidates_.push_back({token, pos, chunk_words_.prefetch(token)});
   };
-  out.unit_count = for_each_unit_token(text, citation_runs_of(text), visit);
+  out.unit_count = for_each_unit_token(text, runs, visit);
+  if (may_ask) close_question(text.size());
   out.token_count = position;
   for (const Candidate& candidate : candidates_) {
     const std::uint32_t pos = candidate.position;

@@ -76,6 +76,9 @@ struct ChunkProfile {
   std::array<std::uint64_t, 8> relation_filter{};  // relation_slot of every relation_keys entry
   std::size_t token_count = 0;
   std::uint32_t unit_count = 0;
+  // Units that are questions, ascending (full analysis only): a question asserts nothing, so it
+  // supports a claim only beside a unit that holds some of it (claim_support.cpp).
+  std::vector<std::uint32_t> question_units;
 
   /// Back to a default-constructed profile, keeping the vectors' capacity.
   void clear() noexcept;

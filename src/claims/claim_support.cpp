@@ -133,6 +133,27 @@ Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
       best_flags = flags;
     }
   };
+  // A question asserts nothing: its window counts only paired with a unit that is no question and
+  // holds some of the claim ("What is the penalty? Imprisonment."), never alone.
+  const std::vector<std::uint32_t>& questions = chunk.question_units;
+  const auto asks = [&](std::uint32_t unit) {
+    return !questions.empty() && std::binary_search(questions.begin(), questions.end(), unit);
+  };
+  const auto holds = [&](std::size_t from, std::size_t to) {  // an exact or related event
+    for (std::size_t e = from; e < to; ++e) {
+      if ((events[e] & (kExact | kRelated)) != 0) return true;
+    }
+    return false;
+  };
+  // The pair (a, b), a's events in [a_from, a_to) and b's in [b_from, b_to).
+  const auto pair_counts = [&](std::uint32_t a, std::size_t a_from, std::size_t a_to,
+                               std::size_t b_from, std::size_t b_to) {
+    if (questions.empty()) return true;
+    const bool qa = asks(a);
+    const bool qb = asks(a + 1);
+    if (!qa && !qb) return true;
+    return (!qa && holds(a_from, a_to)) || (!qb && holds(b_from, b_to));
+  };
   std::size_t g = 0;
   bool have_previous = false;
   std::uint32_t previous = 0;
@@ -145,15 +166,15 @@ Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
     while (next_adjacent && next_end < events.size() && unit_of(events[next_end]) == u + 1) {
       ++next_end;
     }
-    if (u > 0 && !(have_previous && previous == u - 1)) {  // pair (u-1, u): only u's events
-      flags.assign(k, 0);
+    if (u > 0 && !(have_previous && previous == u - 1) && pair_counts(u - 1, g, g, g, end)) {
+      flags.assign(k, 0);  // pair (u-1, u): only u's events
       fill(g, end);
       consider(u - 1, true);
     }
     flags.assign(k, 0);
     fill(g, end);
-    consider(u, false);
-    if (u + 1 < chunk.unit_count) {
+    if (!asks(u)) consider(u, false);
+    if (u + 1 < chunk.unit_count && pair_counts(u, g, end, end, next_end)) {
       fill(end, next_end);
       consider(u, true);
     }

@@ -523,10 +523,10 @@ TEST(CheckerCopies, FirstOccurrenceOfEachText) {
 
 TEST(CheckerQuestions, AskingWordsAndQuestionEnds) {
   for (const char* word : {"what", "is", "doesn't", "whom", "am", "wouldn't"}) {
-    EXPECT_TRUE(ck::asks(word)) << word;
+    EXPECT_TRUE(sc::text::asks(word)) << word;
   }
   for (const char* word : {"", "What", "it", "whatever", "isnt", "q", "doesn\u2019t"}) {
-    EXPECT_FALSE(ck::asks(word)) << word;
+    EXPECT_FALSE(sc::text::asks(word)) << word;
   }
   // From the end of the sentence's last token: the first break, or the text's end.
   const std::string_view text = "Is it? Yes. Was it?\u201d\u00a0No?! Who?) Then? ";

@@ -210,3 +210,26 @@ TEST(ClaimConfig, ValidatesAndReportsMode) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ClaimSupport, AQuestionSupportsNothingAloneButCountsBesideAnAnswer) {
+  const ClaimConfig cfg = config();
+  const std::string_view claim = "Smith cheats in court.";
+  EXPECT_EQ(support(cfg, claim, "Does Smith cheat in court?"), 0.0);
+  EXPECT_EQ(support(cfg, claim, "Does Smith cheat in court? Nobody knows."), 0.0);  // holds nothing
+  EXPECT_EQ(support(cfg, claim, "Who cheats? Does Smith cheat in court?"), 0.0);    // two questions
+  EXPECT_EQ(support(cfg, claim, "Does Smith cheat [S2.1] in court? We know."), 0.0);
+  // Beside a sentence holding some of the claim, the pair counts (x0.9), as any pair does.
+  const double pair = support(cfg, claim, "Does Smith cheat in court? Smith does.");
+  EXPECT_DOUBLE_EQ(pair, calibrate(0.9));
+  EXPECT_GT(pair, 0.3);
+  // Not questions: no '?' first after the last word, or a first word that does not ask.
+  EXPECT_EQ(support(cfg, claim, "Smith cheats in court?"), 1.0);
+  EXPECT_EQ(support(cfg, claim, "Does Smith cheat in court. Yes?"), 1.0);
+  EXPECT_EQ(support(cfg, claim, "Does Smith cheat in court! Yes?"), 1.0);
+  // Reference mode reproduces the original design, which reads every word.
+  EXPECT_GT(support(config(Mode::Reference), claim, "Does Smith cheat in court?"), 0.0);
+}
+
+}  // namespace

@@ -550,7 +550,8 @@ VOCAB = [
         "punish punished punishment punishable cheat cheats cheating court courts year years imprisonment fine fined "
         "the a is was of in to and not never no nor without isn't don't it's cannot Arthur's students' "
         "state-of-the-art IPC_420 covid19 19th 1840s 10,000 3.14 420 1999 1,2 Smith NASA Mumbai Paris PARIS yes Yes "
-        "München MÜNCHEN Über naïve café e-mail U.S. 3.5mm x y z weather mild deceive deceiving person"
+        "München MÜNCHEN Über naïve café e-mail U.S. 3.5mm x y z weather mild deceive deceiving person What Is did "
+        "Who"
     ).split(),
     "don\u2019t",  # typographic apostrophe
     "Jones\u2019s",
@@ -598,6 +599,13 @@ def oracle_domain(text: str) -> str:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(claim=texts(), chunk=texts(40))
+@example(claim="Smith cheated in court.", chunk="Did Smith cheat in court? He was fined.")  # question, no answer
+@example(claim="Smith cheated in court.", chunk="Did Smith cheat? Smith cheated in court.")  # question, then answer
+@example(claim="The fine is 420.", chunk="What is the fine? 420 [S1]. Is it? What?")  # pair with an answer
+@example(claim="The fine is 420.", chunk="Is the fine 420 [S2.1]? Who knows. What is it (a fine)?")  # markers
+@example(claim="Smith was fined.", chunk="Who was fined? Was Smith fined?")  # two questions: no pair
+@example(claim="Smith was fined.", chunk="Smith was fined. Who was fined?")  # an answer before the question
+@example(claim="cheat", chunk="is cheating?! fine. what cheat.")  # the first mark after the words decides: "?"
 def test_support_equals_oracle_on_vocabulary(claim: str, chunk: str) -> None:
     for cc, oracle in ((ClaimCoverage(), DEFAULT), (ClaimCoverage(mode="reference"), REFERENCE)):
         got = core.support_scores(cc._config, claim, [chunk])[0]

@@ -217,6 +217,38 @@ def test_a_context_that_only_asks_the_question_is_not_sufficient() -> None:
     assert both.level is sc.Level.SUFFICIENT
 
 
+def test_a_chunk_that_only_asks_does_not_support_a_claim() -> None:
+    # "Is Canberra the capital of Australia?" asserts nothing, yet it covered "Canberra is the capital of Australia
+    # [S1]." at support 1.00, and "Did you see the suspect?" covered "I saw the suspect [S1].": a hallucination
+    # passed as grounded. A question now supports a claim only beside a sentence that holds some of it.
+    coverage = sc.ClaimCoverage()
+    claim = "Canberra is the capital of Australia [S1]."
+    for asked in (
+        "Is Canberra the capital of Australia?",
+        "Is Canberra the capital of Australia? Nobody here knows.",
+        "Why is Canberra the capital of Australia [S2]? Who decided?",
+    ):
+        report = coverage.check_answer(claim, [asked])
+        assert not report.is_grounded, asked
+        assert report.claims[0].score == 0.0
+    reason = coverage.check_answer(claim, ["Is Canberra the capital of Australia?"]).claims[0].reason
+    assert reason.endswith("; S1 only asks about 'Canberra', 'capital'")
+    assert not coverage.check_answer("I saw the suspect [S1].", ["Did I see the suspect?"]).is_grounded
+    # Statements, and a question beside the answer that completes it, still support it.
+    for stated in (
+        "Canberra is the capital of Australia.",
+        "What is the capital of Australia? Canberra is the capital.",
+        "Which city is the capital of Australia? Canberra.",
+        "Canberra, the capital of Australia, hosted 'Who Wants to Be a Millionaire?' in 1999.",
+    ):
+        assert coverage.check_answer(claim, [stated]).is_grounded, stated
+    penalty = coverage.check_answer(
+        "The penalty for theft is imprisonment up to three years [S1].",
+        ["What is the penalty for theft? Imprisonment up to three years."],
+    )
+    assert penalty.is_grounded
+
+
 @pytest.mark.parametrize("value", [2**70, -(2**70), 2**31])
 def test_integers_too_wide_for_the_core_are_named(value: int) -> None:
     with pytest.raises(ValueError, match=r"min_contexts must be an int in \[1, 2147483647\]"):
