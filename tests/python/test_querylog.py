@@ -514,6 +514,46 @@ def test_four_processes_on_one_file_lose_no_row(tmp_path: Path) -> None:
     assert len(set(questions)) == 2000
 
 
+def _open_at_once_and_write(path: str, start: threading.Barrier, worker: int, errors: multiprocessing.Queue) -> None:
+    try:
+        start.wait()
+        with QueryLog(path) as log:
+            for i in range(20):
+                log.record(f"p{worker} q{i}", [], "normal")
+    except BaseException as exc:
+        errors.put(repr(exc))
+        raise
+
+
+@pytest.mark.parametrize("existing", ["none", "first_release"])
+def test_processes_opening_a_new_or_older_log_at_once_all_start(tmp_path: Path, existing: str) -> None:
+    # Two `serve` workers starting together: each used to find no table (or old columns), and all but one failed
+    # with "table query_log already exists" / "duplicate column name".
+    context = multiprocessing.get_context("fork")
+    for trial in range(4):
+        path = str(tmp_path / f"log{trial}.db")
+        if existing == "first_release":
+            with sqlite3.connect(path) as conn:
+                conn.execute(
+                    "CREATE TABLE query_log (id INTEGER PRIMARY KEY AUTOINCREMENT, question TEXT NOT NULL, chunks TEXT "
+                    "NOT NULL, decision TEXT NOT NULL, score REAL, answer TEXT, timestamp TEXT NOT NULL)"
+                )
+            conn.close()
+        start, errors = context.Barrier(6), context.Queue()
+        workers = [context.Process(target=_open_at_once_and_write, args=(path, start, w, errors)) for w in range(6)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        messages = [errors.get() for w in workers if w.exitcode != 0]
+        assert messages == []
+        with QueryLog(path) as log:
+            assert sorted(row["question"] for row in log.rows()) == sorted(
+                f"p{w} q{i}" for w in range(6) for i in range(20)
+            )
+            assert log._connection().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
 def test_another_applications_database_is_refused_unless_shared(tmp_path: Path) -> None:
     path = tmp_path / "app.db"
     with sqlite3.connect(path) as conn:

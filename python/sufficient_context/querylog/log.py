@@ -183,33 +183,21 @@ class QueryLog:
             raise self._error("open", exc) from exc
         try:
             conn.execute(f"PRAGMA busy_timeout = {min(int(self._timeout * 1000), _MAX_BUSY_MS)}")
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             self._check_integrity(conn)
-            foreign = sorted(tables - set(_INTERNAL_TABLES))
+            foreign = sorted(_tables(conn) - set(_INTERNAL_TABLES))
             if foreign and not self._shared:
                 raise QueryLogError(
                     f"cannot open query log {self._path!r}: the file holds other tables ({', '.join(foreign[:5])}); "
                     "it looks like another application's database. Pass shared_database=True to add the query_log "
                     "table to it (its journal mode is then left alone)"
                 )
-            ours = not self._read_only and not self._shared
-            if ours and conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
-                conn.execute("PRAGMA journal_mode = WAL")  # our own file: readers never block the writer
-            if "query_log" in tables:
-                columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(query_log)"))
-                if not set(_BASE_COLUMNS) <= set(columns):
-                    raise QueryLogError(
-                        f"cannot open query log {self._path!r}: its query_log table has columns {list(columns)}, "
-                        f"not {list(_BASE_COLUMNS)}; it is not a sufficient_context query log"
-                    )
-                if not self._read_only:
-                    for name, sql_type in _ADDED_COLUMNS:  # a log from an earlier version: add what it lacks
-                        if name not in columns:
-                            conn.execute(f"ALTER TABLE query_log ADD COLUMN {name} {sql_type}")
-            elif self._read_only:
-                raise QueryLogError(f"cannot open query log {self._path!r} read-only: it has no query_log table")
+            if self._read_only:
+                if "query_log" not in _tables(conn):
+                    raise QueryLogError(f"cannot open query log {self._path!r} read-only: it has no query_log table")
+                self._check_columns(conn)
             else:
-                conn.execute(_SCHEMA)
+                # Several processes may open a new (or older) log at once: retried while another one holds the lock.
+                with_retries(lambda: self._set_up(conn), self._write_deadline)
         except QueryLogError:
             conn.close()
             raise
@@ -217,6 +205,35 @@ class QueryLog:
             conn.close()
             raise self._error("open", exc) from exc
         return conn
+
+    def _set_up(self, conn: sqlite3.Connection) -> None:
+        """WAL mode for our own file; the table created, or an older one given the newer columns, in one write
+        transaction that reads the schema again: another process may have created or upgraded it meanwhile."""
+        if not self._shared and conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
+            conn.execute("PRAGMA journal_mode = WAL")  # our own file: readers never block the writer
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if "query_log" in _tables(conn):
+                columns = self._check_columns(conn)
+                for name, sql_type in _ADDED_COLUMNS:  # a log from an earlier version: add what it lacks
+                    if name not in columns:
+                        conn.execute(f"ALTER TABLE query_log ADD COLUMN {name} {sql_type}")
+            else:
+                conn.execute(_SCHEMA)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _check_columns(self, conn: sqlite3.Connection) -> tuple[str, ...]:
+        columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(query_log)"))
+        if not set(_BASE_COLUMNS) <= set(columns):
+            raise QueryLogError(
+                f"cannot open query log {self._path!r}: its query_log table has columns {list(columns)}, "
+                f"not {list(_BASE_COLUMNS)}; it is not a sufficient_context query log"
+            )
+        return columns
 
     def _check_integrity(self, conn: sqlite3.Connection) -> None:
         """A damaged file is refused at open (read-only mode reads what remains)."""
@@ -544,6 +561,10 @@ class QueryLog:
     def __setstate__(self, state: dict[str, Any]) -> None:
         path = state.pop("path")
         type(self).__init__(self, path, **state)
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 def _is_unwritable(exc: sqlite3.Error) -> bool:
