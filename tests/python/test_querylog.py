@@ -19,6 +19,7 @@ import pytest
 import sufficient_context as sc
 from sufficient_context.gate import evaluate_retrieval
 from sufficient_context.querylog import QueryLog, QueryLogError, QueryLogWarning
+from sufficient_context.querylog.writer import file_lock
 
 CHUNKS = [
     {"id": "IPC_302", "content": "Whoever commits murder ...", "score": 0.83},
@@ -277,6 +278,37 @@ def test_a_row_blocked_past_the_deadline_is_spilled_and_reported_not_lost(tmp_pa
         assert [row["question"] for row in log.rows()][-2:] == ["question 4", "after"]
     finally:
         log.close()
+
+
+def test_a_writer_queued_behind_another_of_its_process_keeps_its_deadline(tmp_path: Path) -> None:
+    # A writer of this process waiting in SQLite (here for an hour) held the file's turn: every other writer of the
+    # file waited for it first, so with N queued writers `record` took about N times its write deadline.
+    path = tmp_path / "log.db"
+    patient = QueryLog(path, timeout=3600, write_deadline=0)
+    hasty = QueryLog(path, timeout=0.05, write_deadline=0.05)
+    blocker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN IMMEDIATE")
+    ids: list[int] = []
+    waiting = threading.Thread(target=lambda: ids.append(patient.record("patient", [], "normal")))
+    try:
+        waiting.start()
+        while not file_lock(str(path)).locked():  # the patient writer holds the turn, blocked in SQLite
+            time.sleep(0.01)
+        with pytest.warns(QueryLogWarning, match=r"locked by another connection.*spill\.jsonl"):
+            assert hasty.record("hasty", [], "normal") == -1
+        with pytest.warns(QueryLogWarning, match=r"the verdict on row 1 was appended"):
+            assert hasty.feedback(1, True) is False
+        assert waiting.is_alive()  # spilled while the other writer still waits: not after it
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        waiting.join()
+    assert ids == [1]
+    spilled = [json.loads(line) for line in (tmp_path / "log.db.spill.jsonl").read_text().splitlines()]
+    assert [r.get("question") for r in spilled] == ["hasty", None]
+    assert [row["question"] for row in hasty.rows()] == ["patient"]
+    patient.close()
+    hasty.close()
 
 
 def test_a_lock_shorter_than_the_deadline_is_waited_out(tmp_path: Path) -> None:

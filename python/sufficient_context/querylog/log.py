@@ -13,6 +13,7 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 import urllib.parse
 import warnings
 from collections.abc import Iterable, Mapping
@@ -24,7 +25,7 @@ import numpy as np
 from .._args import as_float, finite_or_none, int_in_range
 from .export import PAGE, Contents, export_parquet
 from .inputs import chunk_refs, clean_text, decision_facts, str_list
-from .writer import file_lock, is_busy, spill, with_retries
+from .writer import is_busy, spill, take_turn, with_retries
 
 _SQLITE_MAX = 2**63 - 1  # the largest SQLite INTEGER
 
@@ -95,7 +96,8 @@ class QueryLog:
     timeout : float
         Seconds one SQLite attempt waits for another connection's lock (busy timeout; capped at 2^31 - 1 ms).
     write_deadline : float
-        Seconds `record` keeps retrying, with backoff, while the file stays busy. A row that still cannot be written
+        Seconds `record` keeps retrying, with backoff, while the file stays busy (waiting behind other writers of
+        this process counts; one attempt may run `timeout` past it). A row that still cannot be written
         (busy past the deadline, read-only file, disk full) is appended to ``<path>.spill.jsonl``, a
         `QueryLogWarning` says so, and `record` returns -1: no row is silently dropped.
     shared_database : bool
@@ -159,7 +161,8 @@ class QueryLog:
         name = getattr(exc, "sqlite_errorname", "")
         text = str(exc)
         if name.startswith("SQLITE_BUSY") or "locked" in text:
-            detail = f"the database is locked by another connection and stayed locked for {self._timeout:g} s"
+            waited = self._timeout if action == "read" else max(self._timeout, self._write_deadline)  # writes retry
+            detail = f"the database is locked by another connection and stayed locked for {waited:g} s"
         elif name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")) or "not a database" in text or "malformed" in text:
             detail = f"the file is not a valid SQLite database or is corrupt ({text}); it was left untouched"
         else:
@@ -339,9 +342,10 @@ class QueryLog:
         self._after_fork()
         sql = f"INSERT INTO query_log ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})"
         values = tuple(row.values())
+        until = time.monotonic() + self._write_deadline
 
         def attempt() -> int:
-            with file_lock(self._path), self._lock:  # writers of this file in this process take turns
+            with take_turn(self._path, until, self._timeout), self._lock:  # writers of this file take turns
                 cursor = self._connection().execute(sql, values)
                 return int(cursor.lastrowid or 0)
 
@@ -383,9 +387,10 @@ class QueryLog:
             raise QueryLogError(f"cannot write to query log {self._path!r}: it was opened read-only")
         self._after_fork()
         params = (int(correct), None if note is None else clean_text(note), stamp, row_id)
+        until = time.monotonic() + self._write_deadline
 
         def attempt() -> sqlite3.Cursor:
-            with file_lock(self._path), self._lock:
+            with take_turn(self._path, until, self._timeout), self._lock:
                 return self._connection().execute(
                     "UPDATE query_log SET feedback_correct = ?, feedback_note = ?, feedback_at = ? WHERE id = ?",
                     params,

@@ -9,11 +9,12 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
-__all__ = ["file_lock", "is_busy", "spill", "with_retries"]
+__all__ = ["file_lock", "is_busy", "spill", "take_turn", "with_retries"]
 
 _T = TypeVar("_T")
 _LOCKS: dict[str, threading.Lock] = {}
@@ -31,6 +32,21 @@ def file_lock(path: str) -> threading.Lock:
         if lock is None:
             lock = _LOCKS[key] = threading.Lock()
         return lock
+
+
+@contextmanager
+def take_turn(path: str, until: float, at_least: float) -> Iterator[None]:
+    """Hold `path`'s `file_lock`, waiting for it until the monotonic time `until` (but `at_least` seconds, as long
+    as one SQLite attempt may wait): past that, the same busy error SQLite gives, so a writer queued behind others
+    keeps its deadline instead of waiting for each of them in turn."""
+    lock = file_lock(path)
+    wait = min(max(until - time.monotonic(), at_least), threading.TIMEOUT_MAX)
+    if not lock.acquire(timeout=wait):
+        raise sqlite3.OperationalError("database is locked (by other writers of this process)")
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _after_fork_in_child() -> None:
