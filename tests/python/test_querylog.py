@@ -6,7 +6,9 @@ import json
 import multiprocessing
 import os
 import pickle
+import resource
 import shutil
+import signal
 import sqlite3
 import threading
 import time
@@ -309,6 +311,70 @@ def test_a_writer_queued_behind_another_of_its_process_keeps_its_deadline(tmp_pa
     assert [row["question"] for row in hasty.rows()] == ["patient"]
     patient.close()
     hasty.close()
+
+
+def _spill_past_a_file_size_limit(path: str, limit: int) -> None:
+    # A full disk, for real: the file-size limit cuts the spill line short (a short write, then EFBIG).
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+    with QueryLog(path, timeout=0.01, write_deadline=0.01) as log:  # an up-to-date log opens under the lock
+        try:
+            log.record("cut short", [], "normal", answer="y" * (4 * limit))
+        except QueryLogError as exc:
+            os._exit(0 if "could not be spilled either" in str(exc) else 3)
+    os._exit(4)
+
+
+def test_a_spill_line_cut_short_does_not_swallow_the_next_row(tmp_path: Path) -> None:
+    # The next spilled row used to be appended to the cut line: both were one unreadable line.
+    path = str(tmp_path / "log.db")
+    QueryLog(path).close()
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        child = multiprocessing.get_context("fork").Process(target=_spill_past_a_file_size_limit, args=(path, 50_000))
+        child.start()
+        child.join()
+        assert child.exitcode == 0
+        assert os.path.getsize(f"{path}.spill.jsonl") == 50_000  # the cut line, without its newline
+        with QueryLog(path, timeout=0.01, write_deadline=0.01) as log, pytest.warns(QueryLogWarning, match="spill"):
+            assert log.record("next", [{"id": "a", "score": 0.5}], "normal") == -1
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    lines = (tmp_path / "log.db.spill.jsonl").read_text(encoding="utf-8").split("\n")
+    assert len(lines) == 3
+    assert lines[-1] == ""
+    assert lines[0].startswith('{"spilled_at"')
+    assert len(lines[0]) == 50_000  # one bad line, alone
+    assert json.loads(lines[1])["question"] == "next"
+
+
+@pytest.mark.filterwarnings("ignore::sufficient_context.querylog.QueryLogWarning")
+def test_threads_spilling_long_rows_at_once_write_whole_lines(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    logs = [QueryLog(path, timeout=0.01, write_deadline=0.01) for _ in range(6)]
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+
+    def spill_rows(i: int) -> None:
+        for j in range(4):
+            assert logs[i].record(f"q{i}-{j}", [], "normal", answer=chr(65 + i) * 300_000) == -1
+
+    try:
+        threads = [threading.Thread(target=spill_rows, args=(i,)) for i in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        for log in logs:
+            log.close()
+    rows = [json.loads(line) for line in (tmp_path / "log.db.spill.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(r["question"] for r in rows) == sorted(f"q{i}-{j}" for i in range(6) for j in range(4))
+    assert all(r["answer"] == r["answer"][0] * 300_000 for r in rows)
 
 
 def test_a_lock_shorter_than_the_deadline_is_waited_out(tmp_path: Path) -> None:

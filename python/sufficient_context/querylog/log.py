@@ -214,6 +214,8 @@ class QueryLog:
         transaction that reads the schema again: another process may have created or upgraded it meanwhile."""
         if not self._shared and conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
             conn.execute("PRAGMA journal_mode = WAL")  # our own file: readers never block the writer
+        if "query_log" in _tables(conn) and {name for name, _ in _ADDED_COLUMNS} <= set(self._check_columns(conn)):
+            return  # up to date: opening takes no write lock
         conn.execute("BEGIN IMMEDIATE")
         try:
             if "query_log" in _tables(conn):
