@@ -704,6 +704,29 @@ def test_lone_surrogates_are_stored_with_replacement_characters(tmp_path: Path) 
     assert row["feedback_note"] == "n\ufffd"
 
 
+def test_a_log_in_a_folder_where_sqlite_cannot_create_files_is_read_with_read_only(tmp_path: Path) -> None:
+    # A read-only folder (a read-only volume, an archive): SQLite cannot create the WAL log's -shm file there, and
+    # even read_only=True failed with "unable to open database file". A dangling -shm link stands in for the
+    # read-only folder when the tests run as root (who may create files anywhere).
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    path = folder / "log.db"
+    with QueryLog(path) as log:
+        log.record("kept", [{"id": "a", "score": 0.5}], "normal")
+    (folder / "log.db-shm").symlink_to(tmp_path / "missing" / "shm")
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(QueryLogError, match=r"folder must exist and be writable.*read_only=True"):
+            QueryLog(path)
+        with QueryLog(path, read_only=True) as log:
+            assert [row["question"] for row in log.rows()] == ["kept"]
+    finally:
+        folder.chmod(0o755)
+    (folder / "log.db-wal").write_bytes(b"\0" * 32)  # rows may wait in a -wal file: never read past it
+    with pytest.raises(QueryLogError, match="unable to open"):
+        QueryLog(path, read_only=True)
+
+
 def test_a_path_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

@@ -104,7 +104,8 @@ class QueryLog:
         Allow a file that holds other applications' tables: the ``query_log`` table is added to it and its journal
         mode is left alone. Without it such a file is refused, and QueryLog's own file is switched to WAL.
     read_only : bool
-        Open for reading only (no schema change, `record` raises): how to read what remains of a corrupt log.
+        Open for reading only (no schema change, `record` raises): how to read what remains of a corrupt log, or a
+        log in a read-only folder.
 
     Safe to use from many threads at once; writers of one file within a process take turns (one lock per file),
     several processes may share the file. After ``fork()`` the child opens its own connection.
@@ -165,6 +166,9 @@ class QueryLog:
             detail = f"the database is locked by another connection and stayed locked for {waited:g} s"
         elif name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")) or "not a database" in text or "malformed" in text:
             detail = f"the file is not a valid SQLite database or is corrupt ({text}); it was left untouched"
+        elif name.startswith("SQLITE_CANTOPEN") and action != "read":
+            detail = (f"{text} (its folder must exist and be writable: SQLite keeps the -wal and -shm files beside "
+                      "the log; QueryLog(path, read_only=True) reads a log in a read-only folder)")  # fmt: skip
         else:
             detail = text
         return QueryLogError(f"cannot {action} query log {self._path!r}: {detail}")
@@ -177,9 +181,7 @@ class QueryLog:
         try:
             # Autocommit (isolation_level=None): each INSERT is its own committed transaction.
             if self._read_only:
-                uri = f"file:{urllib.parse.quote(os.path.abspath(self._path))}?mode=ro"
-                conn = sqlite3.connect(uri, uri=True, timeout=self._timeout, check_same_thread=False,
-                                       isolation_level=None)  # fmt: skip
+                conn = self._connect_read_only()
             else:
                 conn = sqlite3.connect(self._path, timeout=self._timeout, check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:
@@ -207,6 +209,26 @@ class QueryLog:
         except sqlite3.Error as exc:
             conn.close()
             raise self._error("open", exc) from exc
+        return conn
+
+    def _connect_read_only(self, immutable: bool = False) -> sqlite3.Connection:
+        uri = f"file:{urllib.parse.quote(os.path.abspath(self._path))}?mode=ro{'&immutable=1' if immutable else ''}"
+        conn = sqlite3.connect(uri, uri=True, timeout=self._timeout, check_same_thread=False, isolation_level=None)
+        if immutable:
+            return conn
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError as exc:
+            wal = f"{self._path}-wal"
+            if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_CANTOPEN") or (
+                os.path.exists(wal) and os.path.getsize(wal) > 0
+            ):
+                conn.close()
+                raise
+            # A WAL-mode log in a read-only folder: SQLite cannot create its -shm file there. With no -wal file
+            # beside it, every row is in the file itself: read it as it is (immutable).
+            conn.close()
+            return self._connect_read_only(immutable=True)
         return conn
 
     def _set_up(self, conn: sqlite3.Connection) -> None:
