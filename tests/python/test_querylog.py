@@ -6,7 +6,9 @@ import json
 import multiprocessing
 import os
 import pickle
+import resource
 import shutil
+import signal
 import sqlite3
 import threading
 import time
@@ -19,6 +21,7 @@ import pytest
 import sufficient_context as sc
 from sufficient_context.gate import evaluate_retrieval
 from sufficient_context.querylog import QueryLog, QueryLogError, QueryLogWarning
+from sufficient_context.querylog.writer import file_lock
 
 CHUNKS = [
     {"id": "IPC_302", "content": "Whoever commits murder ...", "score": 0.83},
@@ -279,6 +282,101 @@ def test_a_row_blocked_past_the_deadline_is_spilled_and_reported_not_lost(tmp_pa
         log.close()
 
 
+def test_a_writer_queued_behind_another_of_its_process_keeps_its_deadline(tmp_path: Path) -> None:
+    # A writer of this process waiting in SQLite (here for an hour) held the file's turn: every other writer of the
+    # file waited for it first, so with N queued writers `record` took about N times its write deadline.
+    path = tmp_path / "log.db"
+    patient = QueryLog(path, timeout=3600, write_deadline=0)
+    hasty = QueryLog(path, timeout=0.05, write_deadline=0.05)
+    blocker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN IMMEDIATE")
+    ids: list[int] = []
+    waiting = threading.Thread(target=lambda: ids.append(patient.record("patient", [], "normal")))
+    try:
+        waiting.start()
+        while not file_lock(str(path)).locked():  # the patient writer holds the turn, blocked in SQLite
+            time.sleep(0.01)
+        with pytest.warns(QueryLogWarning, match=r"locked by another connection.*spill\.jsonl"):
+            assert hasty.record("hasty", [], "normal") == -1
+        with pytest.warns(QueryLogWarning, match=r"the verdict on row 1 was appended"):
+            assert hasty.feedback(1, True) is False
+        assert waiting.is_alive()  # spilled while the other writer still waits: not after it
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        waiting.join()
+    assert ids == [1]
+    spilled = [json.loads(line) for line in (tmp_path / "log.db.spill.jsonl").read_text().splitlines()]
+    assert [r.get("question") for r in spilled] == ["hasty", None]
+    assert [row["question"] for row in hasty.rows()] == ["patient"]
+    patient.close()
+    hasty.close()
+
+
+def _spill_past_a_file_size_limit(path: str, limit: int) -> None:
+    # A full disk, for real: the file-size limit cuts the spill line short (a short write, then EFBIG).
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+    with QueryLog(path, timeout=0.01, write_deadline=0.01) as log:  # an up-to-date log opens under the lock
+        try:
+            log.record("cut short", [], "normal", answer="y" * (4 * limit))
+        except QueryLogError as exc:
+            os._exit(0 if "could not be spilled either" in str(exc) else 3)
+    os._exit(4)
+
+
+def test_a_spill_line_cut_short_does_not_swallow_the_next_row(tmp_path: Path) -> None:
+    # The next spilled row used to be appended to the cut line: both were one unreadable line.
+    path = str(tmp_path / "log.db")
+    QueryLog(path).close()
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        child = multiprocessing.get_context("fork").Process(target=_spill_past_a_file_size_limit, args=(path, 50_000))
+        child.start()
+        child.join()
+        assert child.exitcode == 0
+        assert os.path.getsize(f"{path}.spill.jsonl") == 50_000  # the cut line, without its newline
+        with QueryLog(path, timeout=0.01, write_deadline=0.01) as log, pytest.warns(QueryLogWarning, match="spill"):
+            assert log.record("next", [{"id": "a", "score": 0.5}], "normal") == -1
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    lines = (tmp_path / "log.db.spill.jsonl").read_text(encoding="utf-8").split("\n")
+    assert len(lines) == 3
+    assert lines[-1] == ""
+    assert lines[0].startswith('{"spilled_at"')
+    assert len(lines[0]) == 50_000  # one bad line, alone
+    assert json.loads(lines[1])["question"] == "next"
+
+
+@pytest.mark.filterwarnings("ignore::sufficient_context.querylog.QueryLogWarning")
+def test_threads_spilling_long_rows_at_once_write_whole_lines(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    logs = [QueryLog(path, timeout=0.01, write_deadline=0.01) for _ in range(6)]
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+
+    def spill_rows(i: int) -> None:
+        for j in range(4):
+            assert logs[i].record(f"q{i}-{j}", [], "normal", answer=chr(65 + i) * 300_000) == -1
+
+    try:
+        threads = [threading.Thread(target=spill_rows, args=(i,)) for i in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        for log in logs:
+            log.close()
+    rows = [json.loads(line) for line in (tmp_path / "log.db.spill.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(r["question"] for r in rows) == sorted(f"q{i}-{j}" for i in range(6) for j in range(4))
+    assert all(r["answer"] == r["answer"][0] * 300_000 for r in rows)
+
+
 def test_a_lock_shorter_than_the_deadline_is_waited_out(tmp_path: Path) -> None:
     path = tmp_path / "log.db"
     with QueryLog(path, timeout=0.01, write_deadline=10) as log:
@@ -514,6 +612,46 @@ def test_four_processes_on_one_file_lose_no_row(tmp_path: Path) -> None:
     assert len(set(questions)) == 2000
 
 
+def _open_at_once_and_write(path: str, start: threading.Barrier, worker: int, errors: multiprocessing.Queue) -> None:
+    try:
+        start.wait()
+        with QueryLog(path) as log:
+            for i in range(20):
+                log.record(f"p{worker} q{i}", [], "normal")
+    except BaseException as exc:
+        errors.put(repr(exc))
+        raise
+
+
+@pytest.mark.parametrize("existing", ["none", "first_release"])
+def test_processes_opening_a_new_or_older_log_at_once_all_start(tmp_path: Path, existing: str) -> None:
+    # Two `serve` workers starting together: each used to find no table (or old columns), and all but one failed
+    # with "table query_log already exists" / "duplicate column name".
+    context = multiprocessing.get_context("fork")
+    for trial in range(4):
+        path = str(tmp_path / f"log{trial}.db")
+        if existing == "first_release":
+            with sqlite3.connect(path) as conn:
+                conn.execute(
+                    "CREATE TABLE query_log (id INTEGER PRIMARY KEY AUTOINCREMENT, question TEXT NOT NULL, chunks TEXT "
+                    "NOT NULL, decision TEXT NOT NULL, score REAL, answer TEXT, timestamp TEXT NOT NULL)"
+                )
+            conn.close()
+        start, errors = context.Barrier(6), context.Queue()
+        workers = [context.Process(target=_open_at_once_and_write, args=(path, start, w, errors)) for w in range(6)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        messages = [errors.get() for w in workers if w.exitcode != 0]
+        assert messages == []
+        with QueryLog(path) as log:
+            assert sorted(row["question"] for row in log.rows()) == sorted(
+                f"p{w} q{i}" for w in range(6) for i in range(20)
+            )
+            assert log._connection().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
 def test_another_applications_database_is_refused_unless_shared(tmp_path: Path) -> None:
     path = tmp_path / "app.db"
     with sqlite3.connect(path) as conn:
@@ -564,6 +702,29 @@ def test_lone_surrogates_are_stored_with_replacement_characters(tmp_path: Path) 
     assert row["chunks"] == [{"id": "x\ufffd", "score": 0.5}]
     assert row["answer"] == "a\ufffd"
     assert row["feedback_note"] == "n\ufffd"
+
+
+def test_a_log_in_a_folder_where_sqlite_cannot_create_files_is_read_with_read_only(tmp_path: Path) -> None:
+    # A read-only folder (a read-only volume, an archive): SQLite cannot create the WAL log's -shm file there, and
+    # even read_only=True failed with "unable to open database file". A dangling -shm link stands in for the
+    # read-only folder when the tests run as root (who may create files anywhere).
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    path = folder / "log.db"
+    with QueryLog(path) as log:
+        log.record("kept", [{"id": "a", "score": 0.5}], "normal")
+    (folder / "log.db-shm").symlink_to(tmp_path / "missing" / "shm")
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(QueryLogError, match=r"folder must exist and be writable.*read_only=True"):
+            QueryLog(path)
+        with QueryLog(path, read_only=True) as log:
+            assert [row["question"] for row in log.rows()] == ["kept"]
+    finally:
+        folder.chmod(0o755)
+    (folder / "log.db-wal").write_bytes(b"\0" * 32)  # rows may wait in a -wal file: never read past it
+    with pytest.raises(QueryLogError, match="unable to open"):
+        QueryLog(path, read_only=True)
 
 
 def test_a_path_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:

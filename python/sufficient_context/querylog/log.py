@@ -13,6 +13,7 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 import urllib.parse
 import warnings
 from collections.abc import Iterable, Mapping
@@ -24,7 +25,7 @@ import numpy as np
 from .._args import as_float, finite_or_none, int_in_range
 from .export import PAGE, Contents, export_parquet
 from .inputs import chunk_refs, clean_text, decision_facts, str_list
-from .writer import file_lock, is_busy, spill, with_retries
+from .writer import is_busy, spill, take_turn, with_retries
 
 _SQLITE_MAX = 2**63 - 1  # the largest SQLite INTEGER
 
@@ -95,14 +96,16 @@ class QueryLog:
     timeout : float
         Seconds one SQLite attempt waits for another connection's lock (busy timeout; capped at 2^31 - 1 ms).
     write_deadline : float
-        Seconds `record` keeps retrying, with backoff, while the file stays busy. A row that still cannot be written
+        Seconds `record` keeps retrying, with backoff, while the file stays busy (waiting behind other writers of
+        this process counts; one attempt may run `timeout` past it). A row that still cannot be written
         (busy past the deadline, read-only file, disk full) is appended to ``<path>.spill.jsonl``, a
         `QueryLogWarning` says so, and `record` returns -1: no row is silently dropped.
     shared_database : bool
         Allow a file that holds other applications' tables: the ``query_log`` table is added to it and its journal
         mode is left alone. Without it such a file is refused, and QueryLog's own file is switched to WAL.
     read_only : bool
-        Open for reading only (no schema change, `record` raises): how to read what remains of a corrupt log.
+        Open for reading only (no schema change, `record` raises): how to read what remains of a corrupt log, or a
+        log in a read-only folder.
 
     Safe to use from many threads at once; writers of one file within a process take turns (one lock per file),
     several processes may share the file. After ``fork()`` the child opens its own connection.
@@ -159,9 +162,13 @@ class QueryLog:
         name = getattr(exc, "sqlite_errorname", "")
         text = str(exc)
         if name.startswith("SQLITE_BUSY") or "locked" in text:
-            detail = f"the database is locked by another connection and stayed locked for {self._timeout:g} s"
+            waited = self._timeout if action == "read" else max(self._timeout, self._write_deadline)  # writes retry
+            detail = f"the database is locked by another connection and stayed locked for {waited:g} s"
         elif name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")) or "not a database" in text or "malformed" in text:
             detail = f"the file is not a valid SQLite database or is corrupt ({text}); it was left untouched"
+        elif name.startswith("SQLITE_CANTOPEN") and action != "read":
+            detail = (f"{text} (its folder must exist and be writable: SQLite keeps the -wal and -shm files beside "
+                      "the log; QueryLog(path, read_only=True) reads a log in a read-only folder)")  # fmt: skip
         else:
             detail = text
         return QueryLogError(f"cannot {action} query log {self._path!r}: {detail}")
@@ -174,42 +181,28 @@ class QueryLog:
         try:
             # Autocommit (isolation_level=None): each INSERT is its own committed transaction.
             if self._read_only:
-                uri = f"file:{urllib.parse.quote(os.path.abspath(self._path))}?mode=ro"
-                conn = sqlite3.connect(uri, uri=True, timeout=self._timeout, check_same_thread=False,
-                                       isolation_level=None)  # fmt: skip
+                conn = self._connect_read_only()
             else:
                 conn = sqlite3.connect(self._path, timeout=self._timeout, check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:
             raise self._error("open", exc) from exc
         try:
             conn.execute(f"PRAGMA busy_timeout = {min(int(self._timeout * 1000), _MAX_BUSY_MS)}")
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             self._check_integrity(conn)
-            foreign = sorted(tables - set(_INTERNAL_TABLES))
+            foreign = sorted(_tables(conn) - set(_INTERNAL_TABLES))
             if foreign and not self._shared:
                 raise QueryLogError(
                     f"cannot open query log {self._path!r}: the file holds other tables ({', '.join(foreign[:5])}); "
                     "it looks like another application's database. Pass shared_database=True to add the query_log "
                     "table to it (its journal mode is then left alone)"
                 )
-            ours = not self._read_only and not self._shared
-            if ours and conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
-                conn.execute("PRAGMA journal_mode = WAL")  # our own file: readers never block the writer
-            if "query_log" in tables:
-                columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(query_log)"))
-                if not set(_BASE_COLUMNS) <= set(columns):
-                    raise QueryLogError(
-                        f"cannot open query log {self._path!r}: its query_log table has columns {list(columns)}, "
-                        f"not {list(_BASE_COLUMNS)}; it is not a sufficient_context query log"
-                    )
-                if not self._read_only:
-                    for name, sql_type in _ADDED_COLUMNS:  # a log from an earlier version: add what it lacks
-                        if name not in columns:
-                            conn.execute(f"ALTER TABLE query_log ADD COLUMN {name} {sql_type}")
-            elif self._read_only:
-                raise QueryLogError(f"cannot open query log {self._path!r} read-only: it has no query_log table")
+            if self._read_only:
+                if "query_log" not in _tables(conn):
+                    raise QueryLogError(f"cannot open query log {self._path!r} read-only: it has no query_log table")
+                self._check_columns(conn)
             else:
-                conn.execute(_SCHEMA)
+                # Several processes may open a new (or older) log at once: retried while another one holds the lock.
+                with_retries(lambda: self._set_up(conn), self._write_deadline)
         except QueryLogError:
             conn.close()
             raise
@@ -217,6 +210,57 @@ class QueryLog:
             conn.close()
             raise self._error("open", exc) from exc
         return conn
+
+    def _connect_read_only(self, immutable: bool = False) -> sqlite3.Connection:
+        uri = f"file:{urllib.parse.quote(os.path.abspath(self._path))}?mode=ro{'&immutable=1' if immutable else ''}"
+        conn = sqlite3.connect(uri, uri=True, timeout=self._timeout, check_same_thread=False, isolation_level=None)
+        if immutable:
+            return conn
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError as exc:
+            wal = f"{self._path}-wal"
+            if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_CANTOPEN") or (
+                os.path.exists(wal) and os.path.getsize(wal) > 0
+            ):
+                conn.close()
+                raise
+            # A WAL-mode log in a read-only folder: SQLite cannot create its -shm file there. With no -wal file
+            # beside it, every row is in the file itself: read it as it is (immutable).
+            conn.close()
+            return self._connect_read_only(immutable=True)
+        return conn
+
+    def _set_up(self, conn: sqlite3.Connection) -> None:
+        """WAL mode for our own file; the table created, or an older one given the newer columns, in one write
+        transaction that reads the schema again: another process may have created or upgraded it meanwhile."""
+        if not self._shared and conn.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):
+            conn.execute("PRAGMA journal_mode = WAL")  # our own file: readers never block the writer
+        if "query_log" in _tables(conn) and {name for name, _ in _ADDED_COLUMNS} <= set(self._check_columns(conn)):
+            return  # up to date: opening takes no write lock
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if "query_log" in _tables(conn):
+                columns = self._check_columns(conn)
+                for name, sql_type in _ADDED_COLUMNS:  # a log from an earlier version: add what it lacks
+                    if name not in columns:
+                        conn.execute(f"ALTER TABLE query_log ADD COLUMN {name} {sql_type}")
+            else:
+                conn.execute(_SCHEMA)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _check_columns(self, conn: sqlite3.Connection) -> tuple[str, ...]:
+        columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(query_log)"))
+        if not set(_BASE_COLUMNS) <= set(columns):
+            raise QueryLogError(
+                f"cannot open query log {self._path!r}: its query_log table has columns {list(columns)}, "
+                f"not {list(_BASE_COLUMNS)}; it is not a sufficient_context query log"
+            )
+        return columns
 
     def _check_integrity(self, conn: sqlite3.Connection) -> None:
         """A damaged file is refused at open (read-only mode reads what remains)."""
@@ -322,9 +366,10 @@ class QueryLog:
         self._after_fork()
         sql = f"INSERT INTO query_log ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})"
         values = tuple(row.values())
+        until = time.monotonic() + self._write_deadline
 
         def attempt() -> int:
-            with file_lock(self._path), self._lock:  # writers of this file in this process take turns
+            with take_turn(self._path, until, self._timeout), self._lock:  # writers of this file take turns
                 cursor = self._connection().execute(sql, values)
                 return int(cursor.lastrowid or 0)
 
@@ -366,9 +411,10 @@ class QueryLog:
             raise QueryLogError(f"cannot write to query log {self._path!r}: it was opened read-only")
         self._after_fork()
         params = (int(correct), None if note is None else clean_text(note), stamp, row_id)
+        until = time.monotonic() + self._write_deadline
 
         def attempt() -> sqlite3.Cursor:
-            with file_lock(self._path), self._lock:
+            with take_turn(self._path, until, self._timeout), self._lock:
                 return self._connection().execute(
                     "UPDATE query_log SET feedback_correct = ?, feedback_note = ?, feedback_at = ? WHERE id = ?",
                     params,
@@ -544,6 +590,10 @@ class QueryLog:
     def __setstate__(self, state: dict[str, Any]) -> None:
         path = state.pop("path")
         type(self).__init__(self, path, **state)
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 def _is_unwritable(exc: sqlite3.Error) -> bool:

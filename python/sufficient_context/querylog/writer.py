@@ -3,17 +3,19 @@ the file busy, and a spill file for a row that still cannot be written."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
-__all__ = ["file_lock", "is_busy", "spill", "with_retries"]
+__all__ = ["file_lock", "is_busy", "spill", "take_turn", "with_retries"]
 
 _T = TypeVar("_T")
 _LOCKS: dict[str, threading.Lock] = {}
@@ -31,6 +33,21 @@ def file_lock(path: str) -> threading.Lock:
         if lock is None:
             lock = _LOCKS[key] = threading.Lock()
         return lock
+
+
+@contextmanager
+def take_turn(path: str, until: float, at_least: float) -> Iterator[None]:
+    """Hold `path`'s `file_lock`, waiting for it until the monotonic time `until` (but `at_least` seconds, as long
+    as one SQLite attempt may wait): past that, the same busy error SQLite gives, so a writer queued behind others
+    keeps its deadline instead of waiting for each of them in turn."""
+    lock = file_lock(path)
+    wait = min(max(until - time.monotonic(), at_least), threading.TIMEOUT_MAX)
+    if not lock.acquire(timeout=wait):
+        raise sqlite3.OperationalError("database is locked (by other writers of this process)")
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _after_fork_in_child() -> None:
@@ -66,9 +83,24 @@ def with_retries(attempt: Callable[[], _T], deadline_seconds: float) -> _T:
 
 
 def spill(path: str, row: dict[str, Any], error: str) -> str:
-    """Append the row, as one JSON line with the error, to ``<path>.spill.jsonl``; return that path."""
+    """Append the row, as one JSON line with the error, to ``<path>.spill.jsonl``; return that path.
+
+    Under an exclusive lock on the file, so lines of several writers never mix; synced, as SQLite syncs a commit. A line
+    left cut short (a full disk, a killed process) stays one unreadable line: the next row starts a line of its own
+    instead of being glued to it."""
     target = f"{path}.spill.jsonl"
     record = {"spilled_at": datetime.now(timezone.utc).isoformat(), "error": error, **row}
-    with open(target, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # other writers' lines are whole when the last byte is read
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     return target
