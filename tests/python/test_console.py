@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import socket
 import threading
 import time
@@ -17,9 +15,6 @@ from typing import Any
 
 import pytest
 import uvicorn
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -29,8 +24,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 from sufficient_context._samples import SAMPLE_CHUNKS
 from sufficient_context.server import ServerSettings, create_app
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 QUESTION = "What is the punishment for cheating under Section 420?"
 OFF_TOPIC = 'What is the capital of France? <img src=x id="injected">'  # shown as text, never as markup
 API_KEY = "console-test-key"
@@ -102,8 +95,9 @@ MODEL_ANSWER = (
 UNSUPPORTED = "The offence is bailable and punishable with up to ten years [S1]."
 
 
-def _fake_model(state: dict[str, bool]) -> Any:
-    """An OpenAI-compatible upstream: MODEL_ANSWER, or HTTP 500 while ``state["fail"]``."""
+def _fake_model(state: dict[str, Any]) -> Any:
+    """An OpenAI-compatible upstream: ``state["answer"]`` (default MODEL_ANSWER), or HTTP 500 while
+    ``state["fail"]``."""
     from fastapi import FastAPI
     from fastapi.responses import JSONResponse
 
@@ -113,19 +107,19 @@ def _fake_model(state: dict[str, bool]) -> Any:
     async def complete() -> Any:
         if state["fail"]:
             return JSONResponse({"error": {"message": "the model is overloaded"}}, status_code=500)
-        message = {"role": "assistant", "content": MODEL_ANSWER}
+        message = {"role": "assistant", "content": state.get("answer", MODEL_ANSWER)}
         return {"id": "fake", "object": "chat.completion", "choices": [{"index": 0, "message": message}]}
 
     return app
 
 
 @pytest.fixture(scope="module")
-def model_state() -> dict[str, bool]:
+def model_state() -> dict[str, Any]:
     return {"fail": False}
 
 
 @pytest.fixture(scope="module")
-def locked_server(tmp_path_factory: pytest.TempPathFactory, model_state: dict[str, bool]) -> Iterator[_Server]:
+def locked_server(tmp_path_factory: pytest.TempPathFactory, model_state: dict[str, Any]) -> Iterator[_Server]:
     """Wants an API key and answers through a fake upstream model."""
     from sufficient_context.server import UpstreamSettings
 
@@ -141,21 +135,6 @@ def locked_server(tmp_path_factory: pytest.TempPathFactory, model_state: dict[st
     yield running
     running.stop()
     model.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail(f"the console test needs Chromium and chromedriver ({CHROMIUM}, {CHROMEDRIVER})")
-    options = Options()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"):
-        options.add_argument(arg)
-    # The browser is not ours to sanitize: when the suite runs with the ASan runtime preloaded, keep it out.
-    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")}
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER, env=env))
-    yield driver
-    driver.quit()
 
 
 def _wait(driver: WebDriver, timeout: float = 15) -> WebDriverWait:
@@ -270,7 +249,7 @@ def test_partial_context_answer_shows_its_caveat(server: _Server, browser: WebDr
 
 
 def test_api_key_prompt_http_error_and_removed_sentences(
-    locked_server: _Server, model_state: dict[str, bool], browser: WebDriver
+    locked_server: _Server, model_state: dict[str, Any], browser: WebDriver
 ) -> None:
     browser.get(locked_server.url + "/")
     browser.execute_script("window.localStorage.clear()")
@@ -301,6 +280,51 @@ def test_api_key_prompt_http_error_and_removed_sentences(
     browser.get(locked_server.url + "/history")
     _wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, "#history-rows tr")))
     assert not browser.find_element(By.ID, "auth-form").is_displayed()
+
+
+def _reads_left_to_right(driver: WebDriver, element: Any) -> bool:
+    """Whether the element's first character is drawn left of its second (a U+202E override would swap them)."""
+    return bool(driver.execute_script(
+        """const text = arguments[0].firstChild, range = document.createRange();
+        const x = i => {
+            range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect().left;
+        };
+        return x(0) < x(1);""", element))  # fmt: skip
+
+
+def test_model_text_that_runs_long_or_overrides_direction_stays_in_its_card(
+    locked_server: _Server, model_state: dict[str, Any], browser: WebDriver
+) -> None:
+    # A model that copies a 600-character token and a right-to-left override (U+202E) out of a document.
+    token = "C" * 600
+    model_state["answer"] = (
+        f"Punishable with {token} [S1]. "
+        "Cheating under Section 420 is punishable with imprisonment of up to seven years and a fine \u202e[S1]."
+    )
+
+    def stays_in_the_answer_card(node: Any) -> None:
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width  # no sideways scroll
+        answer, side = (browser.find_element(By.ID, i).rect for i in ("answer-section", "confidence"))
+        assert node.rect["x"] + node.rect["width"] <= answer["x"] + answer["width"] < side["x"]
+
+    browser.get(locked_server.url + "/")
+    browser.execute_script("window.localStorage.setItem('sufficient-context.api-key', arguments[0])", API_KEY)
+    try:
+        _ask(browser, locked_server.url, f"{QUESTION} {token}")  # the token is a key term no document has
+        _answered(browser)
+        stays_in_the_answer_card(browser.find_element(By.ID, "result-question"))
+        _ask(browser, locked_server.url, QUESTION)
+        _answered(browser)
+    finally:
+        del model_state["answer"]
+    removed = browser.find_element(By.CSS_SELECTOR, "#removed .claim-text")  # the token is in no document
+    assert token in removed.text
+    stays_in_the_answer_card(removed)
+    claim = browser.find_element(By.CSS_SELECTOR, "#claims .claim-text")
+    citation = claim.find_element(By.CSS_SELECTOR, "a.cite")
+    assert citation.text == "S1"
+    assert _reads_left_to_right(browser, citation)
 
 
 # ---------------------------------------------------------------------------------------------------------------------

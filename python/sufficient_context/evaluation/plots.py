@@ -49,6 +49,7 @@ def histograms(stats: CheckStats, names: tuple[str, str], threshold: float) -> b
     ax.axvline(threshold, color="black", linestyle="--", linewidth=1, label=f"threshold {threshold:g}")
     ax.set_xlabel("score")
     ax.set_ylabel("rows")
+    ax.set_ylim(bottom=0)  # no rows: an empty axis from 0, not one centred on it
     ax.legend(loc="upper center", fontsize=8)
     return _png(fig)
 

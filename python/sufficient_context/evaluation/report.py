@@ -36,7 +36,8 @@ def render_report(summary: Summary, title: str = "Evaluation") -> str:
         section = data[check]
         figures = [("Scores by label", _data_uri(plots.histograms(stats, _NAMES[check], threshold)))]
         if section.get("labelled"):
-            figures.append(("ROC curve", _data_uri(plots.roc(stats, section.get("auroc")))))
+            if section.get("auroc") is not None:  # with one label only, the "curve" would be a perfect one
+                figures.append(("ROC curve", _data_uri(plots.roc(stats, section["auroc"]))))
             figures.append(
                 (
                     "What each threshold refuses and lets through",

@@ -116,6 +116,7 @@ class Summary:
     """The whole run: both checks, the bad rows (the first 20 quoted), the thresholds used."""
 
     MAX_EXAMPLES = 20
+    MAX_ERROR_CHARS = 300  # a message can quote the row (a 1 MB label): summary.json and the report stay small
 
     def __init__(self, thresholds: dict[str, float]) -> None:
         self.thresholds = thresholds
@@ -128,6 +129,8 @@ class Summary:
     def bad(self, line: int, message: str) -> None:
         self.bad_rows += 1
         if len(self.bad_examples) < self.MAX_EXAMPLES:
+            if len(message) > self.MAX_ERROR_CHARS:
+                message = message[: self.MAX_ERROR_CHARS - 1] + "…"
             self.bad_examples.append({"line": line, "error": message})
 
     def merge(self, other: Summary) -> None:
