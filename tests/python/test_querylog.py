@@ -313,6 +313,62 @@ def test_a_writer_queued_behind_another_of_its_process_keeps_its_deadline(tmp_pa
     hasty.close()
 
 
+def test_replay_spill_writes_back_spilled_rows_and_verdicts_once(tmp_path: Path) -> None:
+    # The spill file kept rows and verdicts, but nothing wrote them back: an operator had to merge it by hand.
+    path = tmp_path / "log.db"
+    spill_file = tmp_path / "log.db.spill.jsonl"
+    with QueryLog(path, timeout=0.05, write_deadline=0.1) as log:
+        assert log.replay_spill() == {"rows": 0, "verdicts": 0, "superseded": 0, "already_replayed": 0, "kept": 0}
+        _fill(log, 3)
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.warns(QueryLogWarning, match="spill"):
+                spilled = [
+                    log.record("spilled 1", [{"id": "a", "score": 0.5}], "normal", score=0.7),
+                    log.record("spilled 2", [], "refused", answer="x\u00e9"),
+                    log.feedback(1, False, "wrong"),
+                    log.feedback(2, True),  # superseded below by a later verdict
+                    log.feedback(99, True),  # no such row: kept in the file
+                ]
+            assert spilled == [-1, -1, False, False, False]
+            with pytest.raises(QueryLogError, match="locked"):
+                log.replay_spill()  # the log is still locked: nothing written, nothing lost
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        assert log.feedback(2, False, "later") is True
+        with spill_file.open("a", encoding="utf-8") as fh:
+            fh.write('{"question": "cut sho\n[1, 2]\n')  # a line cut short, and a line that is no spilled row
+        before = spill_file.read_bytes()
+        spilled_at = json.loads(before.splitlines()[0])["timestamp"]
+        counts = log.replay_spill()
+        assert counts == {"rows": 2, "verdicts": 1, "superseded": 1, "already_replayed": 0, "kept": 3}
+        rows = log.rows()
+        assert [(r["question"], r["decision"], r["score"], r["answer"]) for r in rows[3:]] == [
+            ("spilled 1", "normal", 0.7, None),
+            ("spilled 2", "refused", None, "x\u00e9"),
+        ]
+        assert rows[3]["timestamp"] == spilled_at
+        assert rows[3]["chunks"] == [{"id": "a", "score": 0.5}]
+        assert (rows[0]["feedback_correct"], rows[0]["feedback_note"]) == (False, "wrong")
+        assert (rows[1]["feedback_correct"], rows[1]["feedback_note"]) == (False, "later")  # the later one stays
+        kept = spill_file.read_text(encoding="utf-8").splitlines()
+        assert len(kept) == 3
+        assert json.loads(kept[0])["log_id"] == 99
+        assert kept[1:] == ['{"question": "cut sho', "[1, 2]"]
+        # Interrupted after its commit, before the file was rewritten: a second replay writes nothing twice.
+        spill_file.write_bytes(before)
+        again = log.replay_spill()
+        assert again == {"rows": 0, "verdicts": 0, "superseded": 0, "already_replayed": 4, "kept": 3}
+        assert len(log) == 5
+    # The table that remembers replayed lines is the log's own: it reopens without shared_database.
+    with QueryLog(path) as reopened:
+        assert len(reopened) == 5
+    with pytest.raises(QueryLogError, match="read-only"):
+        QueryLog(path, read_only=True).replay_spill()
+
+
 def _spill_past_a_file_size_limit(path: str, limit: int) -> None:
     # A full disk, for real: the file-size limit cuts the spill line short (a short write, then EFBIG).
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

@@ -660,10 +660,21 @@ def test_feedback_on_a_locked_log_is_spilled_and_accepted_not_lost(tmp_path: Pat
         assert (spilled["log_id"], spilled["feedback_correct"]) == (log_id, False)
         assert spilled["feedback_note"] == "wrong \ufffd section"
         assert "locked" in spilled["error"]
-        # Once the lock is gone, verdicts are stored again.
-        assert gateway.client.post("/v1/feedback", json={"log_id": log_id, "correct": True}).json() == {"ok": True}
+        with sc.QueryLog(gateway.log_path, read_only=True) as log:
+            assert log.rows()[0]["feedback_correct"] is None
     finally:
         gateway.close()
+    # The next start writes the spilled verdict back into the log, and empties the spill file.
+    restarted = Gateway(settings)
+    try:
+        with sc.QueryLog(restarted.log_path, read_only=True) as log:
+            row = log.rows()[0]
+        assert (row["feedback_correct"], row["feedback_note"]) == (False, "wrong \ufffd section")
+        assert Path(f"{restarted.log_path}.spill.jsonl").read_text(encoding="utf-8") == ""
+        # Once the lock is gone, verdicts are stored again.
+        assert restarted.client.post("/v1/feedback", json={"log_id": log_id, "correct": True}).json() == {"ok": True}
+    finally:
+        restarted.close()
 
 
 def test_review_recommends_by_sufficiency(gw: Gateway) -> None:

@@ -25,6 +25,7 @@ import numpy as np
 from .._args import as_float, finite_or_none, int_in_range
 from .export import PAGE, Contents, export_parquet
 from .inputs import chunk_refs, clean_text, decision_facts, str_list
+from .replay import REPLAYED_TABLE, replay_lines
 from .writer import is_busy, spill, take_turn, with_retries
 
 _SQLITE_MAX = 2**63 - 1  # the largest SQLite INTEGER
@@ -74,7 +75,7 @@ _QUANTILES = (0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
 
 
 _MAX_BUSY_MS = 2**31 - 1  # SQLite reads a larger busy_timeout as 0: "never wait"
-_INTERNAL_TABLES = ("query_log", "sqlite_sequence")
+_INTERNAL_TABLES = ("query_log", "sqlite_sequence", REPLAYED_TABLE)
 
 
 class QueryLogError(RuntimeError):
@@ -429,6 +430,32 @@ class QueryLog:
         if cursor.rowcount == 0:
             raise KeyError(f"row_id {row_id} names no row of query log {self._path!r}")
         return True
+
+    def replay_spill(self) -> dict[str, int]:
+        """Write back what ``<path>.spill.jsonl`` holds, once the log can be written again: its rows are appended
+        (with new ids; their timestamps are kept) and its verdicts applied unless a later verdict was stored
+        meanwhile. It runs in one transaction, and each written line is remembered in the log itself, so a replay
+        that is interrupted never writes a line twice; the spill file is then rewritten with only the lines that
+        could not be written back (cut short, not a spilled row or verdict, a verdict on a row the log lacks).
+        Appends by other writers meanwhile wait for it and are kept.
+
+        Returns counts: ``rows``, ``verdicts``, ``superseded`` (verdicts older than the stored one),
+        ``already_replayed``, ``kept`` (lines left in the file). Raises QueryLogError when the log is read-only,
+        closed or stays locked past `write_deadline`; OSError when the spill file cannot be read or rewritten.
+        """
+        if self._read_only:
+            raise QueryLogError(f"cannot write to query log {self._path!r}: it was opened read-only")
+        self._after_fork()
+        until = time.monotonic() + self._write_deadline
+
+        def attempt() -> dict[str, int]:
+            with take_turn(self._path, until, self._timeout), self._lock:
+                return replay_lines(self._connection(), f"{self._path}.spill.jsonl")
+
+        try:
+            return with_retries(attempt, self._write_deadline)
+        except sqlite3.Error as exc:
+            raise self._error("write to", exc) from exc
 
     # -- reading -------------------------------------------------------------------------------------------------
 

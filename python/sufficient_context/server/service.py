@@ -4,6 +4,7 @@ Everything here is synchronous and thread-safe; the routes run it in the thread 
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from ..checker import Level, SufficiencyResult
 from ..chunks import Chunk, as_chunks
 from ..pipeline import GroundedAnswer, GroundedAnswerer, sufficiency_fields
-from ..querylog import QueryLog
+from ..querylog import QueryLog, QueryLogError, QueryLogWarning
 from ..stats import EvidenceGatingStats, SufficiencyStats
 from .index import DocsIndex, Retriever, as_retriever
 from .settings import ServerSettings
@@ -79,11 +80,20 @@ class Gateway:
             self.retriever = self.index
         deadline = settings.querylog_write_deadline  # one SQLite wait never outlasts the whole deadline
         self.log = QueryLog(data_dir / "querylog.db", timeout=min(5.0, deadline), write_deadline=deadline)
+        self._replay_spill()
         self.stats = SufficiencyStats()
         # The retrieval gate's decisions, in the gate's own metric family (passes = anything but no_evidence).
         self.gate_stats = EvidenceGatingStats()
         self.answerer = GroundedAnswerer.from_config(dict(settings.pipeline), stats=self.stats)
         self.upstream = None if settings.upstream.url is None else UpstreamGenerator(settings.upstream)
+
+    def _replay_spill(self) -> None:
+        """Rows and verdicts spilled while the log could not be written (a previous run) go back into it at start.
+        Failing to is no reason not to serve: they stay in the spill file, and a warning says so."""
+        try:
+            self.log.replay_spill()
+        except (QueryLogError, OSError) as exc:
+            warnings.warn(QueryLogWarning(f"the query log's spill file was not written back: {exc}"), stacklevel=3)
 
     def close(self) -> None:
         if self.upstream is not None:
