@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "claims/claim_analysis.hpp"
 #include "claims/claim_support.hpp"
@@ -204,27 +205,26 @@ std::vector<std::string_view> other_numbers(Check& check, const ClaimProfile& cl
     }
     return seen.key;
   };
-  const auto claim_item = [&](const std::string& key, bool content_only) {
-    for (std::size_t j = 0; j < claim.items.size(); ++j) {
-      if (content_only && claim.kinds[j] != ItemKind::Content) continue;
-      if (check.analyzer().key(claim.items[j]) == key) return true;
-    }
-    return false;
-  };
+  // Sets, not scans: a claim and a chunk of thousands of numbers each stay linear.
+  std::unordered_set<std::string_view> claim_keys;
+  std::unordered_set<std::string_view> content_keys;
+  for (std::size_t j = 0; j < claim.items.size(); ++j) {
+    const std::string_view key = check.analyzer().key(claim.items[j]);
+    claim_keys.insert(key);
+    if (claim.kinds[j] == ItemKind::Content) content_keys.insert(key);
+  }
   std::vector<std::string_view> near;
   std::vector<std::string_view> all;
+  std::unordered_set<std::string_view> near_seen;
+  std::unordered_set<std::string_view> all_seen;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (!tokens[i].number || claim_item(key_of(i), false)) continue;
-    if (std::find(all.begin(), all.end(), tokens[i].shown) == all.end()) {
-      all.push_back(tokens[i].shown);
-    }
+    if (!tokens[i].number || claim_keys.count(key_of(i)) > 0) continue;
+    if (all_seen.insert(tokens[i].shown).second) all.push_back(tokens[i].shown);
     const std::size_t lo = i >= kNearNumber ? i - kNearNumber : 0;
     const std::size_t hi = std::min(tokens.size(), i + kNearNumber + 1);
     for (std::size_t k = lo; k < hi; ++k) {
-      if (k != i && claim_item(key_of(k), true)) {
-        if (std::find(near.begin(), near.end(), tokens[i].shown) == near.end()) {
-          near.push_back(tokens[i].shown);
-        }
+      if (k != i && content_keys.count(key_of(k)) > 0) {
+        if (near_seen.insert(tokens[i].shown).second) near.push_back(tokens[i].shown);
         break;
       }
     }
@@ -388,14 +388,13 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
   AnswerResult out;
   out.claims.reserve(spans.size());
   std::vector<bool> cited(chunks.size(), false);
+  std::unordered_set<std::string_view> unknown_seen;
   for (std::size_t s = 0; s < spans.size(); ++s) {
     Pending& p = sentences(s);
     for (const std::size_t i : p.evidence) cited[i] = true;
     for (const std::string_view id : p.unknown) {
-      if (std::find(out.unknown_citations.begin(), out.unknown_citations.end(), id) ==
-          out.unknown_citations.end()) {
-        out.unknown_citations.push_back(id);
-      }
+      // A set: an answer citing thousands of unknown ids stays linear.
+      if (unknown_seen.insert(id).second) out.unknown_citations.push_back(id);
     }
     out.claims.push_back(decide(check, p));
   }

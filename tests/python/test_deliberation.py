@@ -6,6 +6,7 @@ import contextlib
 import importlib.util
 import io
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from sufficient_context.deliberation import (
     is_partial_answer,
 )
 from sufficient_context.deliberation._reference import reference_analyze
+from sufficient_context.deliberation.answers import _ANSWER_SPLIT, _SPACE_RUN, _short_run, question_parts
 from sufficient_context.deliberation.patterns import ANSWER_CUE_PATTERNS, QUESTION_CLAUSE_PATTERNS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -294,6 +296,52 @@ def test_partial_answer_patterns_are_data_and_bad_input() -> None:
         is_partial_answer("q", 3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="patterns"):
         is_partial_answer("q", "a", patterns="idk")  # type: ignore[arg-type]
+
+
+def test_long_runs_of_white_space_are_split_in_linear_time() -> None:
+    # The "and" branches of the splits tried every character of a run of spaces, each try reading to the run's
+    # end: 400,000 spaces took about 25 minutes (the gateway's /answers route takes 1 MB). No timing assert.
+    run = " " * 400_000
+    assert is_partial_answer(f"What is the budget,{run}and what is the deadline?", "50k") == PartialAnswer(
+        True, "answers 1 of 2 parts"
+    )
+    assert is_partial_answer("What is the budget and the deadline?", f"50k{run}and June") == PartialAnswer(False, "")
+    assert is_partial_answer(f"a{run}b", f"x{run}\n{run}y") == PartialAnswer(False, "")
+
+
+_PLAIN_PART_SPLIT = re.compile(
+    r"\?\s+(?=\S)|(?:^|\s)(?:\(?\d+[.)]|\(?[a-z][)])\s+|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|which|who|whom|"
+    r"whose|when|where|why|how|do|does|did|is|are|can|could|will|would|should|have|has)\b)",
+    re.IGNORECASE,
+)
+_PLAIN_ANSWER_SPLIT = re.compile(r"[,;\n]|\s+(?:and|but|plus)\s+|\.\s+", re.IGNORECASE)
+_PIECES = [" ", "  ", "\n", "\t", " \n", "\n ", "\u00a0", "and", "But", "plus", "also", "what", "is", "x", ",", ";",
+           ".", "?", "1)", "(a)", "not sure"]  # fmt: skip
+
+
+@given(
+    question=st.lists(st.sampled_from(_PIECES), max_size=14).map("".join),
+    answer=st.lists(st.sampled_from(_PIECES), max_size=14).map("".join),
+)
+def test_white_space_runs_split_as_the_plain_expressions_do(question: str, answer: str) -> None:
+    # The plain expressions are the definition; the linear forms must give the same parts and the same verdicts.
+    parts = [p.strip(" \t\n?,;.") for p in _PLAIN_PART_SPLIT.split(question)]
+    assert question_parts(question) == [p for p in parts if re.search(r"\w", p)]
+    stripped = answer.strip()
+    plain = [s for s in _PLAIN_ANSWER_SPLIT.split(stripped) if re.search(r"\w", s)]
+    ours = [s for s in _ANSWER_SPLIT.split(_SPACE_RUN.sub(_short_run, stripped)) if re.search(r"\w", s)]
+    assert len(ours) == len(plain)
+
+
+def test_a_contribution_asking_many_questions_is_recorded_in_linear_time() -> None:
+    # Each question was looked up in the list of those held: 150,000 took about a minute.
+    n = 150_000
+    monitor = ContextInsufficiencyMonitor()
+    event = monitor.record(1, "e", " ".join(f"What is the load {i}?" for i in range(n)) + " What is the load 7?")
+    assert event is not None
+    assert monitor.state.questions == [f"What is the load {i}?" for i in range(n)]  # each once, in order
+    monitor.record(2, "e", "What is the load 3? What is the rate?")
+    assert monitor.state.questions[-2:] == ["What is the load 149999?", "What is the rate?"]
 
 
 # --- state ----------------------------------------------------------------------------------------------------------

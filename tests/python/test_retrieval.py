@@ -50,3 +50,20 @@ def test_a_query_of_one_word_repeated_searches_it_once(tmp_path: Path) -> None:
     # 100,000 OR terms made FTS5 run for a minute; repeats and case variants are one term now
     assert index.search("cheating " * 100_000 + "CHEATING Refunds") == once
     assert [h.id for h in once] == ["a.md#0", "a.md#1"]
+
+
+def test_a_heading_with_a_long_run_of_spaces_is_read_in_linear_time(tmp_path: Path) -> None:
+    # The heading expression's lazy title tried the rest of the line from every character, with every split of the
+    # spaces between its closing parts: 20,000 spaces inside a heading would take hours (cubic). No timing assert.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    spaces = " " * 20_000
+    text = f"## Refunds{spaces}and returns  ##\n\nRefunds take five days.\n\n#{spaces}#\n\nx\n\n#######{spaces}y\n\nz"
+    (docs / "a.md").write_text(text, encoding="utf-8")
+    passages = read_folder(docs)
+    assert [(p.heading, p.text) for p in passages] == [
+        (f"Refunds{spaces}and returns", "Refunds take five days."),
+        ("#", "x"),  # "#" then spaces then "#": the title is the closing "#"
+        ("#", f"#######{spaces}y"),  # seven "#"s open no heading
+        ("#", "z"),
+    ]

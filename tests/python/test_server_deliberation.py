@@ -495,6 +495,17 @@ def test_a_huge_contribution_is_scored_and_one_over_the_body_limit_is_413(gw: Se
     assert too_big.status_code == 413
 
 
+def test_an_answer_of_a_long_run_of_spaces_is_answered_at_once(gw: Server) -> None:
+    # 1,000,000 spaces under the body limit: the answer splits tried each space, each try reading to the end of the
+    # run, for hours on the server's event loop. Linear now.
+    session_id = gw.start()
+    answer = "50k" + " " * 1_000_000 + "and June"
+    question = "What is the budget, and what is the deadline?"
+    reply = gw.client.post(f"/v1/deliberations/{session_id}/answers", json={"question": question, "answer": answer})
+    assert reply.status_code == 200
+    assert reply.json()["partial"] is False
+
+
 def test_the_api_key_guards_every_deliberation_route_but_the_page(quick: Server) -> None:
     session_id = quick.start()
     with httpx.Client(base_url=quick.url, timeout=10) as anonymous:

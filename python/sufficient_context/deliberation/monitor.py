@@ -99,8 +99,7 @@ class ContextInsufficiencyMonitor:
             state.total_contributions_count += 1
             if scored.is_meta:
                 state.meta_discussion_count += 1
-            for question in scored.questions:
-                state.add_question(question)
+            state._add_questions(scored.questions)
             if number not in self.rounds:
                 return None
             self._monitored += 1

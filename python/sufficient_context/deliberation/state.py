@@ -52,6 +52,15 @@ class DeliberationState:
         if question.strip() and question not in self.questions:
             self.questions.append(question)
 
+    def _add_questions(self, questions: tuple[str, ...]) -> None:
+        """add_question for each, with one set of the questions held: a contribution asking 50,000 questions looked
+        each up in the list, minutes of work."""
+        held = set(self.questions)
+        for question in questions:
+            if question.strip() and question not in held:
+                held.add(question)
+                self.questions.append(question)
+
     def add_assumption(self, assumption: str) -> None:
         """Adds an assumption the experts took (once); blank text is refused."""
         if not isinstance(assumption, str):

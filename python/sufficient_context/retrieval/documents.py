@@ -12,7 +12,6 @@ from pathlib import Path
 from ..chunks import Chunk
 
 SUFFIXES = (".txt", ".md", ".markdown")
-_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _MAX_CHARS = 1500  # a paragraph longer than this is cut at sentence ends, so one chunk stays one topic
 
 
@@ -53,6 +52,20 @@ def _pieces(paragraph: str) -> Iterator[str]:
         yield piece
 
 
+def _heading(line: str) -> str | None:
+    r"""The heading of a stripped Markdown heading line ("## Title ##" -> "Title"), else None. What the expression
+    ``^(#{1,6})\s+(.+?)\s*#*\s*$`` matches as group 2, without it: its lazy title tried the rest of the line from
+    every character, and a heading with 4,000 spaces inside took minutes."""
+    hashes = len(line) - len(line.lstrip("#"))
+    if not 1 <= hashes <= 6 or hashes == len(line) or not line[hashes].isspace():
+        return None
+    rest = line[hashes:].lstrip()
+    if not rest:
+        return None
+    # The shortest title (one character at least) whose remainder is white space and closing "#"s.
+    return rest.rstrip("#").rstrip() or rest[0]
+
+
 def passages_of(text: str, source_path: str) -> list[Passage]:
     """Paragraphs (blank-line separated) under their latest Markdown heading; headings themselves are not chunks."""
     out: list[Passage] = []
@@ -61,12 +74,12 @@ def passages_of(text: str, source_path: str) -> list[Passage]:
         lines = [line for line in block.strip().split("\n") if line.strip()]
         body: list[str] = []
         for line in lines:
-            match = _HEADING.match(line.strip())
-            if match:
+            title = _heading(line.strip())
+            if title is not None:
                 if body:
                     out.extend(Passage(source_path, heading, 0, p) for p in _pieces(" ".join(body)))
                     body = []
-                heading = match.group(2)
+                heading = title
             else:
                 body.append(line.strip())
         if body:
