@@ -147,6 +147,10 @@ def evaluation(summary: dict[str, Any], out_dir: str | None, *, report: bool = T
             kinds = Table("kind", "rows", "AUROC", "accuracy", title=f"{check} per kind")
             for kind, k in section["by_kind"].items():
                 kinds.add_row(escape(kind), str(k["rows"]), _num(k["auroc"]), _num(k["confusion"]["accuracy"]))
+            if section.get("other_kinds"):
+                k = section["other_kinds"]
+                name = f"(other kinds, after the first {len(section['by_kind'])})"
+                kinds.add_row(name, str(k["rows"]), _num(k["auroc"]), _num(k["confusion"]["accuracy"]))
             out.print(kinds)
     if out_dir:
         written = "results.jsonl, summary.json and report.html" if report else "results.jsonl and summary.json"

@@ -1,6 +1,7 @@
 """What an evaluation run adds up: per check (sufficiency, claims) the level counts, the score distribution, and,
 for labelled rows, AUROC, the confusion matrix at the shipped thresholds and a threshold sweep, overall and per
-``kind``. Everything is a fixed-size accumulator that merges, so the summary of a file does not grow with it."""
+``kind``. Everything is a fixed-size accumulator that merges, so the summary of a file does not grow with it: at most
+MAX_KINDS kinds are kept by name (the first in sorted order, whatever the order of rows and merges), the rest pooled."""
 
 from __future__ import annotations
 
@@ -37,11 +38,18 @@ class KindStats:
 class CheckStats:
     """One check's accumulators. `outcomes` counts levels (sufficiency) or grounded / not grounded (claims)."""
 
+    # Each kind keeps two 1,000-bin histograms: a column of distinct values used as `kind` (an id, say) took 368 MB
+    # and a report table 412,000 px tall at 10,000 kinds. Past this many, the kinds after them in sorted order are
+    # pooled; keeping the smallest names makes the split the same in any order of rows and merges.
+    MAX_KINDS = 100
+
     def __init__(self) -> None:
         self.all = KindStats()
         self.scores = ScoreHistogram()
         self.outcomes: Counter[str] = Counter()
         self.by_kind: dict[str, KindStats] = {}
+        self.other_kinds = KindStats()  # the rows of kinds past MAX_KINDS
+        self._largest: str | None = None  # max(by_kind) once it is full
         # Exact sums: the same total in any order of rows and merges (local runner, Ray workers).
         self.attribution_sum = Fraction(0)
         self.attribution_rows = 0
@@ -54,8 +62,20 @@ class CheckStats:
         if kind is not None:
             stats = self.by_kind.get(kind)
             if stats is None:  # not setdefault: a KindStats per row costs more than the rest of the row
-                stats = self.by_kind[kind] = KindStats()
+                if self._largest is not None and kind > self._largest:
+                    stats = self.other_kinds
+                else:
+                    stats = self.by_kind[kind] = KindStats()
+                    self._pool_past_max()
             stats.add(score, predicted, label)
+
+    def _pool_past_max(self) -> None:
+        """Moves the kinds past the first MAX_KINDS (in sorted order) into `other_kinds`."""
+        if len(self.by_kind) < self.MAX_KINDS:
+            return
+        for kind in sorted(self.by_kind)[self.MAX_KINDS :]:
+            self.other_kinds.merge(self.by_kind.pop(kind))
+        self._largest = max(self.by_kind)
 
     def merge(self, other: CheckStats) -> None:
         self.all.merge(other.all)
@@ -63,6 +83,9 @@ class CheckStats:
         self.outcomes.update(other.outcomes)
         for kind, stats in other.by_kind.items():
             self.by_kind.setdefault(kind, KindStats()).merge(stats)
+        self.other_kinds.merge(other.other_kinds)
+        self._largest = None
+        self._pool_past_max()
         self.attribution_sum += other.attribution_sum
         self.attribution_rows += other.attribution_rows
         self.supported_sum += other.supported_sum
@@ -108,6 +131,14 @@ class CheckStats:
                     "confusion": stats.confusion.to_dict(),
                 }
                 for kind, stats in sorted(self.by_kind.items())
+            }
+        if self.other_kinds.rows:
+            pooled = self.other_kinds
+            out["other_kinds"] = {
+                "rows": pooled.rows,
+                "labelled": pooled.positives.total + pooled.negatives.total,
+                "auroc": self.kind_auroc(pooled),
+                "confusion": pooled.confusion.to_dict(),
             }
         return out
 
