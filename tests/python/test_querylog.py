@@ -203,6 +203,21 @@ def test_corrupt_copy_gives_a_clear_error_and_the_original_keeps_its_rows(tmp_pa
         assert log.rows()[19]["question"] == "question 19"
 
 
+def test_a_row_another_program_wrote_without_json_is_named(tmp_path: Path) -> None:
+    # rows(), `export`, /v1/history raised a bare JSONDecodeError naming neither the row nor the column.
+    path = tmp_path / "log.db"
+    with QueryLog(path) as log:
+        _fill(log, 2)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE query_log SET chunks = 'not json' WHERE id = 2")
+    with QueryLog(path, read_only=True) as log:
+        with pytest.raises(QueryLogError, match=r"row 2 of the query log holds no JSON in 'chunks'"):
+            log.rows()
+        assert [row["id"] for row in log.rows(limit=1)] == [1]  # the rows before it still read
+        with pytest.raises(ValueError, match=r"row 2 of the query log holds no JSON in 'chunks'"):
+            log.export(tmp_path / "out.parquet")
+
+
 def test_damaged_pages_are_refused_at_open_and_read_only_reads_what_remains(tmp_path: Path) -> None:
     path = tmp_path / "log.db"
     with QueryLog(path) as log:

@@ -86,8 +86,17 @@ def export_parquet(log: QueryLog, path: str | os.PathLike[str], contents: Conten
     return written
 
 
+def json_column(raw: dict[str, Any], column: str) -> Any:
+    """A JSON column of a stored row, decoded; ValueError naming the row and column when another program wrote
+    something else there (a bare JSONDecodeError said neither)."""
+    try:
+        return json.loads(raw[column])
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"row {raw['id']} of the query log holds no JSON in {column!r} ({exc})") from None
+
+
 def _row(raw: dict[str, Any], lookup: Callable[[str], str | None]) -> dict[str, Any]:
-    chunks = json.loads(raw["chunks"])
+    chunks = json_column(raw, "chunks")
     content = [lookup(c["id"]) for c in chunks]
     for chunk_id, text in zip((c["id"] for c in chunks), content):
         if text is not None and not isinstance(text, str):
@@ -103,7 +112,7 @@ def _row(raw: dict[str, Any], lookup: Callable[[str], str | None]) -> dict[str, 
         "decision": raw["decision"],
         "logged_score": raw["score"],
         "logged_attribution_coverage": raw["attribution_coverage"],
-        "removed_sentences": None if removed is None else json.loads(removed),
+        "removed_sentences": None if removed is None else json_column(raw, "removed_sentences"),
         "latency_ms": raw["latency_ms"],
         "feedback_correct": None if feedback is None else bool(feedback),
         "feedback_note": raw["feedback_note"],

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._args import as_float, finite_or_none, int_in_range
-from .export import PAGE, Contents, export_parquet
+from .export import PAGE, Contents, export_parquet, json_column
 from .inputs import chunk_refs, clean_text, decision_facts, str_list
 from .replay import REPLAYED_TABLE, replay_lines
 from .writer import is_busy, spill, take_turn, with_retries
@@ -482,9 +482,12 @@ class QueryLog:
         out = []
         for row in self._query(sql, params):
             item = dict(zip(_COLUMNS, row))
-            item["chunks"] = json.loads(item["chunks"])
-            if item["removed_sentences"] is not None:
-                item["removed_sentences"] = json.loads(item["removed_sentences"])
+            try:
+                item["chunks"] = json_column(item, "chunks")
+                if item["removed_sentences"] is not None:
+                    item["removed_sentences"] = json_column(item, "removed_sentences")
+            except ValueError as exc:
+                raise QueryLogError(f"cannot read query log {self._path!r}: {exc}") from None
             if item["feedback_correct"] is not None:
                 item["feedback_correct"] = bool(item["feedback_correct"])
             out.append(item)
