@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -412,3 +413,134 @@ def test_a_broken_json_line_is_reported_at_its_own_column(tmp_path: Path) -> Non
     assert isinstance(rows[1], RowError)
     # Column 20 of line 2 (where the object stops), not column 1 of the line break after it.
     assert str(rows[1]).endswith("not valid JSON: Expecting ',' delimiter at column 20")
+
+
+def _raw(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+    streams: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
+    return subprocess.run([sys.executable, "-m", "sufficient_context", *args], timeout=120, check=False, **streams)
+
+
+@pytest.mark.parametrize("args", [["--version"], ["demo"], ["check", "-q", "x", "-c", "-", "--json"]])
+def test_a_reader_gone_early_exits_141_quietly_not_1(args: list[str]) -> None:
+    read, write = os.pipe()
+    os.close(read)  # like `| head -1` having exited: every write is EPIPE
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "sufficient_context", *args],
+            input=b'["a"]',
+            stdout=write,
+            stderr=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == 141  # 1 would read as "the check failed"
+    assert done.stderr.strip() == b""
+
+
+def test_stdout_full_or_closed_is_an_error_and_stdin_or_stderr_closed_is_no_traceback(chunks_json: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        done = _raw("check", "-q", "x", "-c", str(chunks_json), "--json", stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 2
+    assert b"cannot write the output: No space left on device" in done.stderr
+    closed = f"import sys, runpy; sys.stdout.close(); sys.stdout = None; sys.argv[1:] = {['--version']!r}; "
+    closed += "runpy.run_module('sufficient_context', run_name='__main__')"
+    done = subprocess.run([sys.executable, "-c", closed], capture_output=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert b"cannot write to stdout: it is closed" in done.stderr
+    done = _raw("check", "-q", "x", "-c", "-", stdin=subprocess.DEVNULL, close_fds=True)
+    assert done.returncode == 2
+    assert b"--contexts: stdin is empty" in done.stderr
+    no_stdin = "import sys, runpy; sys.stdin = None; sys.argv[1:] = ['check', '-q', 'x', '-c', '-']; "
+    no_stdin += "runpy.run_module('sufficient_context', run_name='__main__')"
+    done = subprocess.run([sys.executable, "-c", no_stdin], capture_output=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr.decode().strip() == "sufficient-context: --contexts: stdin is closed"
+    no_stderr = "import sys, runpy; sys.stderr = None; sys.argv[1:] = ['check', '-q', 'x', '-c', 'missing.json']; "
+    no_stderr += "runpy.run_module('sufficient_context', run_name='__main__')"
+    done = subprocess.run([sys.executable, "-c", no_stderr], capture_output=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stdout == b""
+
+
+def test_an_empty_answer_is_an_input_error_not_grounded(chunks_json: Path) -> None:
+    done = run("claims", "-a", "-", "-c", str(chunks_json), stdin="")
+    assert done.returncode == 2
+    assert "--answer: stdin is empty" in done.stderr
+
+
+def _verdict(stdout: str | bytes) -> dict[str, Any]:
+    document = json.loads(stdout)
+    document.pop("elapsed_ms")
+    return dict(document)
+
+
+def test_bom_utf16_stdin_and_a_named_pipe_read_like_utf8_files(tmp_path: Path, chunks_json: Path) -> None:
+    expected = _verdict(run("check", "-q", SAMPLE_QUERY, "-c", str(chunks_json), "--json").stdout)
+    text = json.dumps(SAMPLE_CHUNKS, ensure_ascii=False)
+    for name, data in (("bom.json", b"\xef\xbb\xbf" + text.encode()), ("u16.json", text.encode("utf-16"))):
+        (tmp_path / name).write_bytes(data)
+        done = run("check", "-q", SAMPLE_QUERY, "-c", str(tmp_path / name), "--json")
+        assert done.returncode == 0, done.stderr
+        assert _verdict(done.stdout) == expected
+        piped = _raw("check", "-q", SAMPLE_QUERY, "-c", "-", "--json", input=data)
+        assert piped.returncode == 0, piped.stderr
+        assert _verdict(piped.stdout) == expected
+    fifo = tmp_path / "fifo"  # what bash's `-c <(command)` passes
+    os.mkfifo(fifo)
+    feeder = threading.Thread(target=lambda: fifo.write_text(text, encoding="utf-8"))
+    feeder.start()
+    done = run("check", "-q", SAMPLE_QUERY, "-c", str(fifo), "--json")
+    feeder.join()
+    assert done.returncode == 0, done.stderr
+    assert _verdict(done.stdout) == expected
+
+
+def test_an_ascii_locale_reads_the_query_as_utf8_and_prints_valid_json(tmp_path: Path) -> None:
+    chunks = tmp_path / "chunks.json"
+    chunks.write_text(json.dumps([{"content": "Le café coûte sept euros à Genève."}]), encoding="utf-8")
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env.pop("PYTHONIOENCODING", None)
+    utf8 = run("check", "-q", "café coûte Genève", "-c", str(chunks), "--json")
+    for spec, stdin in ((str(chunks), None), ("-", chunks.read_bytes())):
+        done = _raw("check", "-q", "café coûte Genève", "-c", spec, "--json", env=env, input=stdin)
+        assert done.returncode == 0, done.stderr
+        assert _verdict(done.stdout.decode("ascii")) == _verdict(utf8.stdout)  # not 'caf', not a crash
+    done = _raw("claims", "-a", "Le café coûte sept euros.", "-c", str(chunks), env=env)
+    assert done.returncode == 1  # not grounded (no citation), printed, not an encoding error
+    assert b"caf\\xe9" in done.stdout
+
+
+def test_eval_refuses_to_overwrite_its_input_and_an_interrupt_leaves_only_marked_partial_results(
+    tmp_path: Path,
+) -> None:
+    row = {"query": SAMPLE_QUERY, "contexts": SAMPLE_CHUNKS, "label": "sufficient"}
+    out = tmp_path / "out"
+    out.mkdir()
+    data = out / "results.jsonl"
+    data.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    done = run("eval", str(data), "--out", str(out))
+    assert done.returncode == 2
+    assert "is the input file" in done.stderr
+    assert data.read_text(encoding="utf-8") == json.dumps(row) + "\n"
+    big = tmp_path / "big.jsonl"
+    with big.open("w", encoding="utf-8") as handle:
+        for _ in range(200_000):
+            handle.write(json.dumps(row) + "\n")
+    (out / "summary.json").write_text('{"rows": 1}', encoding="utf-8")  # a previous run's
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sufficient_context", "eval", str(big), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    partial = out / "results.jsonl.partial"
+    while not (partial.exists() and partial.stat().st_size > 0) and process.poll() is None:
+        threading.Event().wait(0.05)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert "sufficient-context: interrupted" in stderr
+    assert stdout == ""
+    assert sorted(p.name for p in out.iterdir()) == ["results.jsonl.partial"]

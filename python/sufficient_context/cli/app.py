@@ -13,7 +13,7 @@ from .. import __version__
 from ..checker import SufficientContextChecker
 from ..claims import ClaimCoverage
 from . import render
-from .inputs import InputError, load_contexts, read_answer
+from .inputs import InputError, load_contexts, read_answer, text_argument
 
 _PATH = click.Path(path_type=Path)
 
@@ -83,6 +83,7 @@ def _coverage(config: Path | None) -> ClaimCoverage:
 def check(query: str, contexts: str, fail_on: str, config: Path | None, json_out: bool, verbose: bool) -> None:
     """Is the retrieved context enough to answer the query? Exit 0 sufficient, 1 at or below --fail-on, 2 bad
     input."""
+    query = text_argument(query, "--query")
     chunks = load_contexts(contexts)
     checker = _checker(config)
     result = checker.check_sufficiency(query, chunks)
@@ -136,6 +137,7 @@ def answer(
     from ..retrieval import PassageIndex, read_folder
     from .llm import openai_generator
 
+    query = text_argument(query, "QUERY")
     try:
         passages = read_folder(docs)
     except ValueError as exc:
@@ -232,6 +234,11 @@ def eval_(
             click.echo(f"sufficient-context: no report.html: {exc}", err=True)
             report = False
             summary = evaluate_file(dataset, out, checker=checker, coverage=coverage, threads=workers, report=False)
+        except KeyboardInterrupt:
+            if out is not None:
+                partial = os.fspath(out / "results.jsonl.partial")
+                click.echo(f"sufficient-context: interrupted; the rows done so far are in {partial}", err=True)
+            raise
     document = summary.to_dict()
     if json_out:
         render.print_json(document)

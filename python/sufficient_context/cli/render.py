@@ -23,7 +23,9 @@ def console() -> Console:
 
 
 def print_json(document: Any) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    # Non-ASCII as \uXXXX escapes when stdout is not UTF-8 (LC_ALL=C): still valid JSON, nothing lost.
+    utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") == "utf8"
+    sys.stdout.write(json.dumps(document, ensure_ascii=not utf8, indent=2) + "\n")
 
 
 def sufficiency(result: SufficiencyResult, thresholds: tuple[float, float], verbose: bool) -> None:

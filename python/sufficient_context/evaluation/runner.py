@@ -183,11 +183,21 @@ def evaluate_file(
     bytes read so far after each batch."""
     out = None if out_dir is None else Path(out_dir)
     handle: IO[str] | None = None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        handle = open(out / "results.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - closed in finally
+    outputs = () if out is None else (out / "results.jsonl", out / "summary.json", out / "report.html")
+    if isinstance(source, (str, os.PathLike)):
+        for output in outputs:
+            if output.exists() and os.path.samefile(source, output):
+                raise ValueError(f"out_dir: {os.fspath(output)!r} is the input file; writing it would erase the input")
+    partial = None
     stream = open(source, "rb") if isinstance(source, (str, os.PathLike)) else source  # noqa: SIM115
     try:
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            for output in outputs:  # a previous run's files never sit beside this run's results
+                output.unlink(missing_ok=True)
+            # Named .partial until every row is written: an interrupted run leaves no complete-looking results.jsonl.
+            partial = out / "results.jsonl.partial"
+            handle = open(partial, "w", encoding="utf-8")  # noqa: SIM115 - closed in finally
         write: Callable[[dict[str, Any]], None] | None = None
         if handle is not None:
             out_handle = handle
@@ -204,7 +214,8 @@ def evaluate_file(
             handle.close()
         if stream is not source:
             stream.close()
-    if out is not None:
+    if out is not None and partial is not None:
+        partial.replace(out / "results.jsonl")
         (out / "summary.json").write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
         if report:
             from .report import write_report
