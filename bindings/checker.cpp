@@ -24,6 +24,7 @@
 #include "checker/sentence_split.hpp"
 #include "checker/vocabulary.hpp"
 #include "common/worker_pool.hpp"
+#include "gil.hpp"
 #include "overlapped_batch.hpp"
 
 namespace py = pybind11;
@@ -301,14 +302,14 @@ void sc::bindings::bind_checker(py::module_& m) {
             return std::const_pointer_cast<ck::TermStatistics>(ck::TermStatistics::english());
           })
       .def_static("from_tsv", &ck::TermStatistics::from_tsv, py::arg("tsv"),
-                  py::call_guard<py::gil_scoped_release>())
+                  py::call_guard<sc::bindings::ReleaseGil>())
       .def_static("from_pairs", &ck::TermStatistics::from_pairs, py::arg("pairs"))
       .def_static(
           "from_texts",
           [](const py::list& texts) {
             Utf8Texts holder;
             const std::vector<std::string_view> views = holder.add_list(texts, "texts");
-            py::gil_scoped_release release;
+            sc::bindings::ReleaseGil release;
             return ck::TermStatistics::from_texts(views);
           },
           py::arg("texts"))
@@ -323,7 +324,7 @@ void sc::bindings::bind_checker(py::module_& m) {
           "english",
           []() { return std::const_pointer_cast<ck::WordRelations>(ck::WordRelations::english()); })
       .def_static("from_tsv", &ck::WordRelations::from_tsv, py::arg("tsv"),
-                  py::call_guard<py::gil_scoped_release>())
+                  py::call_guard<sc::bindings::ReleaseGil>())
       .def(
           "related",
           [](const ck::WordRelations& r, std::string_view term) {
@@ -423,7 +424,7 @@ void sc::bindings::bind_checker(py::module_& m) {
             input.recency_days = recency_days;
             ck::CheckResult result;
             {
-              py::gil_scoped_release release;
+              sc::bindings::ReleaseGil release;
               result = checker.check(input);
             }
             if (results == nullptr) return py::cast(std::move(result));
@@ -487,7 +488,7 @@ void sc::bindings::bind_checker(py::module_& m) {
             if (factory != nullptr) return scored_batch(checker, inputs, threads, *factory, start);
             std::vector<ck::CheckResult> results;
             {
-              py::gil_scoped_release release;
+              sc::bindings::ReleaseGil release;
               results = checker.check_batch(inputs, threads);
             }
             py::list out(n);

@@ -19,6 +19,7 @@
 #include "claims/claim_config.hpp"
 #include "claims/query_type.hpp"
 #include "common/worker_pool.hpp"
+#include "gil.hpp"
 #include "overlapped_batch.hpp"
 #include "str_utf8.hpp"
 #include "text/utf8.hpp"
@@ -472,7 +473,7 @@ py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const
   const ChunkArgs chunks = chunk_args(ids, texts);
   c::ClaimResult result;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     result = c::check_claim(config, utf8, chunks.inputs);
   }
   return claim_record(type, result, claim.ptr(), sc::text::CodePointIndex(utf8), chunks);
@@ -485,7 +486,7 @@ py::object scored_answer(const c::ClaimConfig& config, PyTypeObject* type,
                          const ChunkArgs& chunks) {
   c::AnswerResult result;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     result = c::check_answer(config, utf8, chunks.inputs);
   }
   return answer_result(answer_class, type, config, result, answer.ptr(), utf8, chunks);
@@ -568,7 +569,7 @@ py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
   }
   std::vector<c::AnswerResult> results;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     results = c::check_answers(config, texts, inputs, threads);
   }
   py::list out(results.size());
@@ -588,7 +589,7 @@ std::vector<double> support_scores(const c::ClaimConfig& config, const py::str& 
     views.push_back(utf8_of(text.ptr(), "chunks", i));
     keep.push_back(std::move(text));
   }
-  py::gil_scoped_release release;
+  sc::bindings::ReleaseGil release;
   return c::support_scores(config, utf8, views);
 }
 
@@ -675,7 +676,7 @@ void sc::bindings::bind_claims(py::module_& m) {
           "classify",
           [](const c::QueryTypeRules& rules, const py::str& query) {
             const std::string_view utf8 = utf8_of(query.ptr(), "query");
-            py::gil_scoped_release release;
+            sc::bindings::ReleaseGil release;
             return std::string(rules.classify(utf8));
           },
           py::arg("query"))
@@ -692,7 +693,7 @@ void sc::bindings::bind_claims(py::module_& m) {
             }
             c::EvidenceCheck r;
             {
-              py::gil_scoped_release release;
+              sc::bindings::ReleaseGil release;
               r = rules.evidence(utf8, views);
             }
             return py::make_tuple(r.query_type, r.is_sufficient, r.supporting, r.relevant,

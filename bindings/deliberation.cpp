@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "deliberation/meta_detector.hpp"
+#include "gil.hpp"
 #include "str_utf8.hpp"
 #include "text/utf8.hpp"
 
@@ -28,7 +29,7 @@ py::tuple analyze(const MetaDetector& detector, const py::str& str) {
   ContributionAnalysis result;
   std::vector<std::size_t> offsets;  // start, end, clause per sentence
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     result = detector.analyze(text);
     const sc::text::CodePointIndex index(text);
     offsets.reserve(result.sentences.size() * 3);

@@ -13,6 +13,7 @@
 
 #include "bindings.hpp"
 #include "gate_retrieval.hpp"
+#include "gil.hpp"
 
 namespace py = pybind11;
 
@@ -39,7 +40,7 @@ void require_1d(const DoubleArray& array, std::string_view argument) {
 template <typename Call>
 auto maybe_without_gil(py::ssize_t n, Call&& call) {
   if (n < kReleaseGilFrom) return call();
-  py::gil_scoped_release release;
+  sc::bindings::ReleaseGil release;
   return call();
 }
 

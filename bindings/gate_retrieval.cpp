@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gate.hpp"
+#include "gil.hpp"
 
 namespace py = pybind11;
 
@@ -149,7 +150,7 @@ std::optional<g::RetrievalResult> decide(const double* scores, std::size_t n,
                                          const g::RetrievalConfig& config) {
   try {
     if (n < kReleaseGilFrom) return g::evaluate_retrieval(scores, n, config);
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     return g::evaluate_retrieval(scores, n, config);
   } catch (const std::invalid_argument&) {
     return std::nullopt;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/parallel_for.hpp"
+#include "gil.hpp"
 
 namespace sc::bindings {
 
@@ -65,28 +66,31 @@ pybind11::list overlapped_batch(std::size_t n, std::size_t threads, const Score&
     results[i].emplace(score(i));
     done[i].store(true, std::memory_order_release);
   };
-  // On the caller, between its own items: build once `step` more have finished.
+  PyThreadState* state = nullptr;  // the caller's, while it runs without the GIL
+  // On the caller, between its own items: build once `step` more have finished. restore_gil, not
+  // gil_scoped_acquire: a daemon thread ended here at interpreter exit must not unwind this loop
+  // while pool threads still work on it.
   const auto build_some = [&]() noexcept {
     if (build_error || built + step > n ||
         !done[built + step - 1].load(std::memory_order_acquire)) {
       return;
     }
+    restore_gil(state);
     try {
-      const pybind11::gil_scoped_acquire gil;
       build_done();
     } catch (...) {
       build_error = std::current_exception();
     }
+    state = PyEval_SaveThread();
   };
   std::exception_ptr error;
-  {
-    const pybind11::gil_scoped_release release;
-    try {
-      sc::parallel_for(n, threads, score_one, build_some);
-    } catch (...) {
-      error = std::current_exception();
-    }
+  state = PyEval_SaveThread();
+  try {
+    sc::parallel_for(n, threads, score_one, build_some);
+  } catch (...) {
+    error = std::current_exception();
   }
+  restore_gil(state);
   if (error) std::rethrow_exception(error);
   if (build_error) std::rethrow_exception(build_error);
   build_done();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "gil.hpp"
 #include "str_utf8.hpp"
 #include "text/citations.hpp"
 #include "text/utf8.hpp"
@@ -23,7 +24,7 @@ py::list split_sentences(const py::str& str) {
   const std::string_view text = sc::bindings::utf8_of(str.ptr(), "text");
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     const std::vector<sc::text::Span> bytes = sc::text::split_sentences(text);
     const sc::text::CodePointIndex index(text);
     spans.reserve(bytes.size());
@@ -41,7 +42,7 @@ py::list extract_citations(const py::str& str) {
   std::vector<sc::text::Citation> citations;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     citations = sc::text::extract_citations(text);
     const sc::text::CodePointIndex index(text);
     spans.reserve(citations.size());
@@ -60,7 +61,7 @@ py::str strip_citations(const py::str& str) {
   const std::string_view text = sc::bindings::utf8_of(str.ptr(), "text");
   std::string stripped;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     stripped = sc::text::strip_citations(text);
   }
   return py::str(stripped);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "gil.hpp"
 #include "similarity/cosine.hpp"
 
 namespace py = pybind11;
@@ -91,7 +92,7 @@ float cosine(const FloatArray& a_in, const FloatArray& b_in) {
     throw std::invalid_argument("b must be a 1-D float32 array of shape (" + std::to_string(d) +
                                 ",); got " + shape_of(b) + ": a and b must have the same length");
   }
-  std::optional<py::gil_scoped_release> release;
+  std::optional<sc::bindings::ReleaseGil> release;
   if (d >= kReleaseGilFrom) release.emplace();
   sim::require_finite_vector(a.data(), d, "a");
   sim::require_finite_vector(b.data(), d, "b");
@@ -108,7 +109,7 @@ py::array_t<float> cosine_many(const FloatArray& query_in, const FloatArray& mat
   py::array_t<float> out(static_cast<py::ssize_t>(n));
   float* result = out.mutable_data();
   {
-    std::optional<py::gil_scoped_release> release;
+    std::optional<sc::bindings::ReleaseGil> release;
     if (n * d >= kReleaseGilFrom) release.emplace();
     sim::cosine_many(query.data(), matrix.data(), n, d, result);
     // The kernels give NaN exactly for rows holding NaN or inf: only those rows are scanned.
@@ -139,7 +140,7 @@ py::array_t<float> cosine_matrix(const FloatArray& queries_in, const FloatArray&
   py::array_t<float> out({static_cast<py::ssize_t>(q), static_cast<py::ssize_t>(n)});
   float* result = out.mutable_data();
   {
-    std::optional<py::gil_scoped_release> release;
+    std::optional<sc::bindings::ReleaseGil> release;
     if ((q + n) * d >= kReleaseGilFrom) release.emplace();
     sim::require_finite_matrix(queries.data(), q, d, "queries");
     sim::require_finite_matrix(matrix.data(), n, d, "matrix");

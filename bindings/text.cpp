@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "gil.hpp"
 #include "str_utf8.hpp"
 #include "text/analyzer.hpp"
 #include "text/casefold.hpp"
@@ -65,7 +66,7 @@ py::list tokenize(const py::str& text, const py::object& token_type) {
   const bool ascii = static_cast<std::size_t>(PyUnicode_GetLength(text.ptr())) == utf8.size();
   std::vector<SpannedToken> tokens;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     tokens.reserve(utf8.size() / 6 + 1);
     text::for_each_token(utf8, [&tokens](const text::Token& token) {
       tokens.push_back({token, token.offset, token.offset + token.text.size()});
@@ -117,7 +118,7 @@ py::tuple token_spans(const py::str& text) {
   const bool ascii = static_cast<std::size_t>(PyUnicode_GetLength(text.ptr())) == utf8.size();
   std::size_t n = 0;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     n = text::count_tokens(utf8);
   }
   py::array_t<std::int64_t> starts(static_cast<py::ssize_t>(n));
@@ -127,7 +128,7 @@ py::tuple token_spans(const py::str& text) {
   std::int64_t* const end_data = ends.mutable_data();
   std::uint8_t* const kind_data = kinds.mutable_data();
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     std::size_t i = 0;
     text::for_each_token(utf8, [&](const text::Token& token) {
       if (i >= n) return;  // count_tokens and for_each_token walk the same tokens
@@ -149,7 +150,7 @@ py::tuple token_spans(const py::str& text) {
 
 std::size_t count_tokens(const py::str& text) {
   const std::string_view utf8 = utf8_of(text.ptr(), "text");
-  py::gil_scoped_release release;
+  sc::bindings::ReleaseGil release;
   return text::count_tokens(utf8);
 }
 
@@ -157,7 +158,7 @@ py::str fold(const py::str& text) {
   const std::string_view utf8 = utf8_of(text.ptr(), "text");
   std::string folded;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     text::append_folded(utf8, folded);
   }
   return str_of(folded);
@@ -167,7 +168,7 @@ py::str stem(const py::str& word) {
   const std::string_view utf8 = utf8_of(word.ptr(), "word");
   std::string stemmed;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     text::stem_into(utf8, stemmed);
   }
   return str_of(stemmed);
@@ -179,7 +180,7 @@ py::list terms(const py::str& text, bool stem, bool remove_stopwords,
   std::string buffer;
   std::vector<std::size_t> ends;
   {
-    py::gil_scoped_release release;
+    sc::bindings::ReleaseGil release;
     const std::optional<text::StopWords> custom =
         stopwords ? std::optional<text::StopWords>(std::in_place, *stopwords) : std::nullopt;
     text::AnalyzerOptions options;

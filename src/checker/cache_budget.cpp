@@ -18,8 +18,9 @@ struct CacheRegistry {
   std::vector<BudgetedCache*> caches;
 
   static CacheRegistry& get() {
-    // Thread-storage objects are destroyed before static ones, so no cache outlives the registry.
-    static CacheRegistry r;
+    // Never destroyed (like every static the checks use): at exit, pool threads and daemon threads
+    // may still be checking while static objects are torn down.
+    static CacheRegistry& r = *new CacheRegistry();
     return r;
   }
 

@@ -13,12 +13,12 @@ namespace sc::checker {
 namespace {
 
 const TermStatistics& empty_statistics() {
-  static const TermStatistics empty;
+  static const TermStatistics& empty = *new TermStatistics();
   return empty;
 }
 
 const WordRelations& empty_relations() {
-  static const WordRelations empty;
+  static const WordRelations& empty = *new WordRelations();
   return empty;
 }
 

@@ -58,8 +58,8 @@ Weights default_weights(Scoring scoring) noexcept {
 }
 
 const std::vector<std::string_view>& signal_names() noexcept {
-  static const std::vector<std::string_view> names = {"coverage", "relevance", "density", "count",
-                                                      "recency"};
+  static const std::vector<std::string_view>& names =
+      *new std::vector<std::string_view>{"coverage", "relevance", "density", "count", "recency"};
   return names;
 }
 

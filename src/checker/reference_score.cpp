@@ -12,7 +12,7 @@
 namespace sc::checker {
 
 const std::vector<std::string_view>& reference_stop_words() {
-  static const std::vector<std::string_view> words = {
+  static const std::vector<std::string_view>& words = *new std::vector<std::string_view>{
       "the", "and", "for", "are", "but",  "not", "you", "all",  "can",   "had",   "her", "was",
       "one", "our", "out", "has", "what", "how", "why", "when", "where", "which", "who"};
   return words;

@@ -80,8 +80,9 @@ TermStatistics TermStatistics::from_texts(const std::vector<std::string_view>& t
 }
 
 const std::shared_ptr<const TermStatistics>& TermStatistics::english() {
-  static const std::shared_ptr<const TermStatistics> table =
-      std::make_shared<const TermStatistics>(Compiled{}, english_frequencies());
+  static const std::shared_ptr<const TermStatistics>& table =
+      *new std::shared_ptr<const TermStatistics>(
+          std::make_shared<const TermStatistics>(Compiled{}, english_frequencies()));
   return table;
 }
 

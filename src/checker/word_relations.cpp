@@ -47,8 +47,9 @@ WordRelations WordRelations::from_tsv(std::string_view tsv) {
 }
 
 const std::shared_ptr<const WordRelations>& WordRelations::english() {
-  static const std::shared_ptr<const WordRelations> table =
-      std::make_shared<const WordRelations>(Compiled{}, english_relations());
+  static const std::shared_ptr<const WordRelations>& table =
+      *new std::shared_ptr<const WordRelations>(
+          std::make_shared<const WordRelations>(Compiled{}, english_relations()));
   return table;
 }
 

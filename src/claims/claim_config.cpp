@@ -25,12 +25,14 @@ void check_unit(double value, const char* name) {
 }
 
 const std::shared_ptr<const checker::TermStatistics>& empty_statistics() {
-  static const auto statistics = std::make_shared<const checker::TermStatistics>();
+  static const auto& statistics = *new std::shared_ptr<const checker::TermStatistics>(
+      std::make_shared<const checker::TermStatistics>());
   return statistics;
 }
 
 const std::shared_ptr<const checker::WordRelations>& empty_relations() {
-  static const auto relations = std::make_shared<const checker::WordRelations>();
+  static const auto& relations = *new std::shared_ptr<const checker::WordRelations>(
+      std::make_shared<const checker::WordRelations>());
   return relations;
 }
 
@@ -49,7 +51,7 @@ std::string_view mode_name(Mode mode) noexcept {
 const std::vector<std::string>& default_meta_patterns() {
   // Phrases that frame an answer rather than claim anything. A sentence opening with one is meta
   // only when the rest has no number, no capitalised name and no content word found in a chunk.
-  static const std::vector<std::string> patterns = {
+  static const std::vector<std::string>& patterns = *new std::vector<std::string>{
       "based on the evidence",
       "based on the provided evidence",
       "based on the available evidence",

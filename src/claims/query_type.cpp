@@ -53,7 +53,7 @@ std::string join(const std::vector<std::string>& words, std::string_view quote =
 
 const std::vector<QueryTypeSpec>& QueryTypeRules::default_types() {
   // Most specific first: "What is the punishment for cheating?" is a punishment query.
-  static const std::vector<QueryTypeSpec> types = {
+  static const std::vector<QueryTypeSpec>& types = *new std::vector<QueryTypeSpec>{
       {"punishment",
        {"punishment", "punish", "penalty", "penalties", "penal", "sentence for", "fine for",
         "imprisonment", "jail", "prison", "consequences of", "consequence of", "what happens if",

@@ -539,13 +539,13 @@ class Scanner {
 }  // namespace
 
 const std::vector<Abbreviation>& default_abbreviations() {
-  static const std::vector<Abbreviation> kList = [] {
+  static const std::vector<Abbreviation>& kList = *new std::vector<Abbreviation>([] {
     std::vector<Abbreviation> list;
     for (const std::string_view word : kNeverEnds) list.push_back({word, Kind::Never});
     for (const std::string_view word : kEndBeforeOpener) list.push_back({word, Kind::BeforeOpener});
     for (const std::string_view word : kEndLikeWords) list.push_back({word, Kind::Word});
     return list;
-  }();
+  }());
   return kList;
 }
 
@@ -576,12 +576,12 @@ std::vector<Span> SentenceSplitter::split_bytewise(std::string_view text) const 
 }
 
 std::vector<Span> split_sentences(std::string_view text) {
-  static const SentenceSplitter kDefault(default_abbreviations());
+  static const SentenceSplitter& kDefault = *new SentenceSplitter(default_abbreviations());
   return kDefault.split(text);
 }
 
 std::vector<Span> split_sentences_bytewise(std::string_view text) {
-  static const SentenceSplitter kDefault(default_abbreviations());
+  static const SentenceSplitter& kDefault = *new SentenceSplitter(default_abbreviations());
   return kDefault.split_bytewise(text);
 }
 

@@ -74,8 +74,8 @@ StopWords::StopWords(std::initializer_list<std::string_view> words) {
 }
 
 const StopWords& StopWords::english() {
-  static const StopWords instance(
-      std::vector<std::string_view>(std::begin(kEnglish), std::end(kEnglish)));
+  static const StopWords& instance =
+      *new StopWords(std::vector<std::string_view>(std::begin(kEnglish), std::end(kEnglish)));
   return instance;
 }
 

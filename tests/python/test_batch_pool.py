@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 import threading
 
 import pytest
@@ -83,3 +86,44 @@ def test_claim_batches_with_lone_surrogates_equal_one_by_one_checks() -> None:
         assert got.claims == one.claims
         assert got.claims[0].sentence == answer[got.claims[0].start : got.claims[0].end]  # the original text
     assert batch[0].supported_ratio == 1.0
+
+
+# Daemon threads still inside the C++ calls when the interpreter exits: with the GIL released, taking it back then, and
+# pool threads scoring while the process's static objects are torn down.
+_EXIT_DURING_BATCHES = textwrap.dedent(
+    """
+    import threading, time
+    import sufficient_context as sc
+
+    filler = "Spring rains raise the rivers of the plain, and the old dikes hold most years. " * 40
+    queries = ["When did the river Nile flood the valley?"] * 2000
+    contexts = [["The Nile flooded the valley in 1900.", filler]] * 2000
+    answers = ["The Nile flooded the valley in 1900 [S1]. Floods are common [S2]."] * 2000
+    checker, coverage = sc.SufficientContextChecker(), sc.ClaimCoverage()
+    sc.set_cache_budget(0)  # every check then takes the cache registry's lock
+
+    def forever(call):
+        while True:
+            call()
+
+    for call in (
+        lambda: checker.check_batch(queries, contexts, threads=3),
+        lambda: coverage.check_answers(answers, contexts, threads=3),
+        lambda: checker.check_sufficiency(queries[0], contexts[0]),
+    ):
+        threading.Thread(target=forever, args=(call,), daemon=True).start()
+    time.sleep(0.3)
+    print("exiting")
+    """
+)
+
+
+def test_the_interpreter_exits_cleanly_while_daemon_threads_run_batches() -> None:
+    # Was: "terminate called without an active exception" / "FATAL: exception not rethrown" and SIGABRT at every such
+    # exit (CPython ends a daemon thread asking for the GIL with pthread_exit, whose unwinding met a noexcept frame),
+    # and now and then SIGSEGV in a pool thread using a static the exit had destroyed.
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-c", _EXIT_DURING_BATCHES], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")

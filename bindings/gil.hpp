@@ -1,0 +1,43 @@
+/// @brief Releasing the GIL around core calls in a way that survives interpreter exit.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <unistd.h>
+
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+#endif
+
+namespace sc::bindings {
+
+/// PyEval_RestoreThread(state), except in a thread CPython ends because the interpreter is
+/// exiting: a daemon thread that asks for the GIL then is ended by pthread_exit (CPython 3.11 to
+/// 3.13), whose unwinding reaches a noexcept frame (pybind11's gil_scoped_release destructor, the
+/// batch loop) and aborts the whole process at exit. Such a thread sleeps here instead until the
+/// process ends, as CPython 3.14 does; unwinding further would also drop Python references
+/// without the GIL.
+inline void restore_gil(PyThreadState* state) noexcept {
+#if defined(__GLIBCXX__)
+  try {
+    PyEval_RestoreThread(state);
+  } catch (abi::__forced_unwind&) {
+    for (;;) pause();  // never leaves the handler: the unwinding stops here, nothing is freed
+  }
+#else
+  PyEval_RestoreThread(state);
+#endif
+}
+
+/// The GIL released for a scope, as pybind11::gil_scoped_release, taken back with restore_gil.
+class ReleaseGil {
+ public:
+  ReleaseGil() : state_(PyEval_SaveThread()) {}
+  ~ReleaseGil() { restore_gil(state_); }
+  ReleaseGil(const ReleaseGil&) = delete;
+  ReleaseGil& operator=(const ReleaseGil&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
+
+}  // namespace sc::bindings
