@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/no_destructor.hpp"
+
 namespace sc::checker {
 namespace {
 
@@ -20,8 +22,8 @@ struct CacheRegistry {
   static CacheRegistry& get() {
     // Never destroyed (like every static the checks use): at exit, pool threads and daemon threads
     // may still be checking while static objects are torn down.
-    static CacheRegistry& r = *new CacheRegistry();
-    return r;
+    static NoDestructor<CacheRegistry> r;
+    return *r;
   }
 
   // The owner thread of each cache.

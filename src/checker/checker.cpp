@@ -7,19 +7,20 @@
 
 #include "checker/default_score.hpp"
 #include "checker/reference_score.hpp"
+#include "common/no_destructor.hpp"
 #include "common/parallel_for.hpp"
 
 namespace sc::checker {
 namespace {
 
 const TermStatistics& empty_statistics() {
-  static const TermStatistics& empty = *new TermStatistics();
-  return empty;
+  static const NoDestructor<TermStatistics> empty;
+  return *empty;
 }
 
 const WordRelations& empty_relations() {
-  static const WordRelations& empty = *new WordRelations();
-  return empty;
+  static const NoDestructor<WordRelations> empty;
+  return *empty;
 }
 
 void check_input(const CheckInput& input) {

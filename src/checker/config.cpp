@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/no_destructor.hpp"
 #include "common/quoted.hpp"
 
 namespace sc::checker {
@@ -58,9 +59,9 @@ Weights default_weights(Scoring scoring) noexcept {
 }
 
 const std::vector<std::string_view>& signal_names() noexcept {
-  static const std::vector<std::string_view>& names =
-      *new std::vector<std::string_view>{"coverage", "relevance", "density", "count", "recency"};
-  return names;
+  static const NoDestructor<std::vector<std::string_view>> names(
+      std::vector<std::string_view>{"coverage", "relevance", "density", "count", "recency"});
+  return *names;
 }
 
 void apply_weights(Weights& weights, const std::vector<std::pair<std::string, double>>& overrides) {

@@ -7,15 +7,16 @@
 #include "checker/embedding_relevance.hpp"
 #include "checker/explain.hpp"
 #include "checker/python_str.hpp"
+#include "common/no_destructor.hpp"
 #include "common/trim.hpp"
 
 namespace sc::checker {
 
 const std::vector<std::string_view>& reference_stop_words() {
-  static const std::vector<std::string_view>& words = *new std::vector<std::string_view>{
+  static const NoDestructor<std::vector<std::string_view>> words(std::vector<std::string_view>{
       "the", "and", "for", "are", "but",  "not", "you", "all",  "can",   "had",   "her", "was",
-      "one", "our", "out", "has", "what", "how", "why", "when", "where", "which", "who"};
-  return words;
+      "one", "our", "out", "has", "what", "how", "why", "when", "where", "which", "who"});
+  return *words;
 }
 
 CheckResult reference_score(const CheckInput& input, const CheckerConfig& config) {

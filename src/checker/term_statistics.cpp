@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "checker/vocabulary.hpp"
+#include "common/no_destructor.hpp"
 #include "common/quoted.hpp"
 #include "common/tsv_lines.hpp"
 #include "text/tokenizer.hpp"
@@ -80,10 +81,9 @@ TermStatistics TermStatistics::from_texts(const std::vector<std::string_view>& t
 }
 
 const std::shared_ptr<const TermStatistics>& TermStatistics::english() {
-  static const std::shared_ptr<const TermStatistics>& table =
-      *new std::shared_ptr<const TermStatistics>(
-          std::make_shared<const TermStatistics>(Compiled{}, english_frequencies()));
-  return table;
+  static const NoDestructor<std::shared_ptr<const TermStatistics>> table(
+      std::make_shared<const TermStatistics>(Compiled{}, english_frequencies()));
+  return *table;
 }
 
 std::vector<std::pair<std::string, double>> TermStatistics::items() const {

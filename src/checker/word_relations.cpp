@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/no_destructor.hpp"
 #include "common/quoted.hpp"
 #include "common/tsv_lines.hpp"
 
@@ -47,10 +48,9 @@ WordRelations WordRelations::from_tsv(std::string_view tsv) {
 }
 
 const std::shared_ptr<const WordRelations>& WordRelations::english() {
-  static const std::shared_ptr<const WordRelations>& table =
-      *new std::shared_ptr<const WordRelations>(
-          std::make_shared<const WordRelations>(Compiled{}, english_relations()));
-  return table;
+  static const NoDestructor<std::shared_ptr<const WordRelations>> table(
+      std::make_shared<const WordRelations>(Compiled{}, english_relations()));
+  return *table;
 }
 
 WordRelations::Links WordRelations::links(std::string_view term, bool antonyms) const noexcept {

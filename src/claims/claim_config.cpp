@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/no_destructor.hpp"
 #include "common/quoted.hpp"
 
 namespace sc::claims {
@@ -25,15 +26,15 @@ void check_unit(double value, const char* name) {
 }
 
 const std::shared_ptr<const checker::TermStatistics>& empty_statistics() {
-  static const auto& statistics = *new std::shared_ptr<const checker::TermStatistics>(
+  static const NoDestructor<std::shared_ptr<const checker::TermStatistics>> statistics(
       std::make_shared<const checker::TermStatistics>());
-  return statistics;
+  return *statistics;
 }
 
 const std::shared_ptr<const checker::WordRelations>& empty_relations() {
-  static const auto& relations = *new std::shared_ptr<const checker::WordRelations>(
+  static const NoDestructor<std::shared_ptr<const checker::WordRelations>> relations(
       std::make_shared<const checker::WordRelations>());
-  return relations;
+  return *relations;
 }
 
 }  // namespace
@@ -51,7 +52,7 @@ std::string_view mode_name(Mode mode) noexcept {
 const std::vector<std::string>& default_meta_patterns() {
   // Phrases that frame an answer rather than claim anything. A sentence opening with one is meta
   // only when the rest has no number, no capitalised name and no content word found in a chunk.
-  static const std::vector<std::string>& patterns = *new std::vector<std::string>{
+  static const NoDestructor<std::vector<std::string>> patterns(std::vector<std::string>{
       "based on the evidence",
       "based on the provided evidence",
       "based on the available evidence",
@@ -107,8 +108,8 @@ const std::vector<std::string>& default_meta_patterns() {
       // The pipeline's own caveat ("*Note: This response is based on limited available
       // information.*").
       "note this response is based on limited available information",
-  };
-  return patterns;
+  });
+  return *patterns;
 }
 
 ClaimConfig::ClaimConfig(ClaimOptions options,

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/no_destructor.hpp"
 #include "text/interner.hpp"
 #include "text/stopwords.hpp"
 
@@ -53,7 +54,7 @@ std::string join(const std::vector<std::string>& words, std::string_view quote =
 
 const std::vector<QueryTypeSpec>& QueryTypeRules::default_types() {
   // Most specific first: "What is the punishment for cheating?" is a punishment query.
-  static const std::vector<QueryTypeSpec>& types = *new std::vector<QueryTypeSpec>{
+  static const NoDestructor<std::vector<QueryTypeSpec>> types(std::vector<QueryTypeSpec>{
       {"punishment",
        {"punishment", "punish", "penalty", "penalties", "penal", "sentence for", "fine for",
         "imprisonment", "jail", "prison", "consequences of", "consequence of", "what happens if",
@@ -82,8 +83,8 @@ const std::vector<QueryTypeSpec>& QueryTypeRules::default_types() {
         // A statute's own section text defines its offence: "Whoever ... shall be punished",
         // "... is said to cheat".
         "whoever", "is said to"}},
-  };
-  return types;
+  });
+  return *types;
 }
 
 QueryTypeRules::QueryTypeRules(std::vector<QueryTypeSpec> types, double min_term_fraction)

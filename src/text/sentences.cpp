@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "common/no_destructor.hpp"
 #include "text/casefold.hpp"
 #include "text/citations.hpp"
 #include "text/python_space.hpp"
@@ -539,14 +540,14 @@ class Scanner {
 }  // namespace
 
 const std::vector<Abbreviation>& default_abbreviations() {
-  static const std::vector<Abbreviation>& kList = *new std::vector<Abbreviation>([] {
+  static const NoDestructor<std::vector<Abbreviation>> kList([] {
     std::vector<Abbreviation> list;
     for (const std::string_view word : kNeverEnds) list.push_back({word, Kind::Never});
     for (const std::string_view word : kEndBeforeOpener) list.push_back({word, Kind::BeforeOpener});
     for (const std::string_view word : kEndLikeWords) list.push_back({word, Kind::Word});
     return list;
   }());
-  return kList;
+  return *kList;
 }
 
 SentenceSplitter::SentenceSplitter(const std::vector<Abbreviation>& abbreviations) {
@@ -576,13 +577,13 @@ std::vector<Span> SentenceSplitter::split_bytewise(std::string_view text) const 
 }
 
 std::vector<Span> split_sentences(std::string_view text) {
-  static const SentenceSplitter& kDefault = *new SentenceSplitter(default_abbreviations());
-  return kDefault.split(text);
+  static const NoDestructor<SentenceSplitter> kDefault(default_abbreviations());
+  return kDefault->split(text);
 }
 
 std::vector<Span> split_sentences_bytewise(std::string_view text) {
-  static const SentenceSplitter& kDefault = *new SentenceSplitter(default_abbreviations());
-  return kDefault.split_bytewise(text);
+  static const NoDestructor<SentenceSplitter> kDefault(default_abbreviations());
+  return kDefault->split_bytewise(text);
 }
 
 }  // namespace sc::text

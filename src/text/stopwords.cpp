@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "common/no_destructor.hpp"
 #include "text/casefold.hpp"
 #include "text/utf8.hpp"
 
@@ -74,9 +75,9 @@ StopWords::StopWords(std::initializer_list<std::string_view> words) {
 }
 
 const StopWords& StopWords::english() {
-  static const StopWords& instance =
-      *new StopWords(std::vector<std::string_view>(std::begin(kEnglish), std::end(kEnglish)));
-  return instance;
+  static const NoDestructor<StopWords> instance(
+      std::vector<std::string_view>(std::begin(kEnglish), std::end(kEnglish)));
+  return *instance;
 }
 
 void StopWords::add(std::string_view word) {
