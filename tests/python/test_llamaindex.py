@@ -543,6 +543,74 @@ def test_grounded_engine_async_awaits_acomplete(index: VectorStoreIndex) -> None
     assert (refused.metadata or {}).get("status") == "no_evidence"
 
 
+class ThreadedLLM(FixedLLM):
+    """``acomplete`` runs the sync ``complete`` in the loop's default executor, as async wrappers of sync clients do."""
+
+    @llm_completion_callback()
+    async def acomplete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        return await asyncio.to_thread(self.complete, prompt)
+
+
+def test_fifty_concurrent_aqueries_with_a_threaded_acomplete_match_the_sequential_answers(
+    index: VectorStoreIndex,
+) -> None:
+    # The pipeline's worker threads once came from the loop's default executor (6 threads on 2 cores): with more
+    # concurrent queries than that, every thread waited for an acomplete queued behind them, and aquery hung.
+    llm = ThreadedLLM(answer="Cheating is punished with imprisonment for up to seven years and a fine [S1].")
+    engine = GroundedQueryEngine(index.as_retriever(similarity_top_k=3), llm=llm)
+    queries = [SAMPLE_QUERY, SAMPLE_OFF_TOPIC_QUERY, SAMPLE_UNANSWERED_QUERY] * 17
+    sequential = [(r.response, r.metadata["status"]) for r in map(engine.query, queries[:50])]  # type: ignore[index]
+
+    async def concurrent() -> list[Response]:
+        return await asyncio.gather(*(engine.aquery(q) for q in queries[:50]))
+
+    answered = [(r.response, r.metadata["status"]) for r in asyncio.run(concurrent())]  # type: ignore[index]
+    assert answered == sequential
+    assert {status for _, status in answered} == {"answered", "no_evidence", "insufficient_evidence"}
+
+
+class HangingLLM(FixedLLM):
+    """An ``acomplete`` that waits until released (a model that does not answer); notes its cancellation."""
+
+    release: Any = None
+    cancelled: Any = None
+
+    async def acomplete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        self.prompts.append(prompt)
+        try:
+            await self.release.wait()
+        except asyncio.CancelledError:
+            self.cancelled.set()
+            raise
+        return CompletionResponse(text=self.answer)
+
+
+def test_a_cancelled_aquery_cancels_its_model_call_and_logs_nothing(index: VectorStoreIndex, tmp_path: Path) -> None:
+    # Cancelling aquery once left the model call running and a worker thread waiting for it, for good when the model
+    # never answers; a few such timeouts took every thread of the pool.
+    log = sc.QueryLog(tmp_path / "log.db")
+    llm = HangingLLM(answer="Cheating is punished with imprisonment for up to seven years and a fine [S1].")
+    engine = GroundedQueryEngine(
+        index.as_retriever(similarity_top_k=3), llm=llm, answerer=sc.GroundedAnswerer(query_log=log)
+    )
+
+    async def scenario() -> Response:
+        llm.release, llm.cancelled = asyncio.Event(), asyncio.Event()
+        task = asyncio.ensure_future(engine.aquery(SAMPLE_QUERY))
+        while not llm.prompts and not task.done():  # until the model is called
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.wait_for(llm.cancelled.wait(), 60)  # the model call itself was cancelled
+        llm.release.set()
+        return await engine.aquery(SAMPLE_QUERY)
+
+    assert asyncio.run(scenario()).metadata["status"] == "answered"  # type: ignore[index]
+    assert [row["decision"] for row in log.rows(10)] == ["answered"]  # the cancelled call wrote no row
+    log.close()
+
+
 def test_grounded_engine_without_llm_answers_extractively_with_banner_and_caveat(index: VectorStoreIndex) -> None:
     engine = GroundedQueryEngine(index.as_retriever(similarity_top_k=3))
     assert engine.llm is None

@@ -25,7 +25,11 @@ answerer), never a default resolved from the environment.
 # ``X | None`` would not evaluate on Python 3.9.
 
 import asyncio
+import concurrent.futures
+import contextvars
+import functools
 import re
+import threading
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Optional
@@ -570,7 +574,8 @@ class GroundedQueryEngine(BaseQueryEngine):
       ``removed_sentences``, ...). Its ``answer`` keeps the labels the model saw; ``metadata["sources"][i]["label"]``
       is the one ``source_nodes[i]`` had.
 
-    `llm`: a LlamaIndex LLM (``.complete``; ``aquery`` awaits ``.acomplete`` on the running loop), or anything
+    `llm`: a LlamaIndex LLM (``.complete``; ``aquery`` awaits ``.acomplete`` on the running loop; cancelling
+    ``aquery`` cancels that call, and a query cancelled before its answer is logged nothing), or anything
     ``GroundedAnswerer.answer`` accepts as ``generate``; None uses the package's extractive answerer (no model call).
     LlamaIndex's ``Settings.llm`` is never read: pass it explicitly to use it. `answerer` defaults to
     ``GroundedAnswerer()`` (retrieval gate 0.20 x 2 nodes, decline on insufficient context).
@@ -640,25 +645,64 @@ class GroundedQueryEngine(BaseQueryEngine):
         nodes = _unique(await self.aretrieve(query_bundle))
         envelope = _refusal_envelope(query_bundle.query_str, nodes)
         if envelope is None:
+            loop = asyncio.get_running_loop()
             generate: Any = self._llm
+            completion: Optional[_LoopCompletion] = None
             if generate is not None and hasattr(generate, "acomplete"):
-                generate = _LoopCompletion(generate, asyncio.get_running_loop())
-            # The pipeline is synchronous: it runs in a worker thread; the model call comes back to this loop.
-            envelope = await asyncio.to_thread(
-                self._answerer.answer, query_bundle.query_str, _answer_chunks(nodes), generate
-            )
+                generate = completion = _LoopCompletion(generate, loop)
+            # The pipeline is synchronous: it runs in a worker thread; the model call comes back to this loop. Not
+            # the loop's default executor: its few threads, all waiting here for acomplete, would deadlock an
+            # acomplete that itself runs in it (asyncio.to_thread around a sync client).
+            call = functools.partial(self._answerer.answer, query_bundle.query_str, _answer_chunks(nodes), generate)
+            try:
+                envelope = await loop.run_in_executor(_pipeline_threads(), contextvars.copy_context().run, call)
+            except asyncio.CancelledError:
+                if completion is not None:  # the worker thread stops at the model call instead of waiting on it
+                    completion.cancel()
+                raise
         return _to_response(envelope, nodes)
 
 
+_PIPELINE_THREADS: Optional[concurrent.futures.ThreadPoolExecutor] = None
+_PIPELINE_THREADS_LOCK = threading.Lock()
+
+
+def _pipeline_threads() -> concurrent.futures.ThreadPoolExecutor:
+    """The threads `GroundedQueryEngine.aquery` runs the pipeline in, made on first use. They wait for the model on
+    the caller's loop and hold no resource it needs, so they are apart from its default executor."""
+    global _PIPELINE_THREADS
+    with _PIPELINE_THREADS_LOCK:
+        if _PIPELINE_THREADS is None:
+            _PIPELINE_THREADS = concurrent.futures.ThreadPoolExecutor(64, thread_name_prefix="sc-grounded-query")
+        return _PIPELINE_THREADS
+
+
 class _LoopCompletion:
-    """A ``.complete`` for the pipeline's worker thread that awaits ``llm.acomplete`` on the query's event loop."""
+    """A ``.complete`` for the pipeline's worker thread that awaits ``llm.acomplete`` on the query's event loop.
+    `cancel` (the query was cancelled) cancels the model call in flight and any later one, so that the worker thread
+    ends instead of waiting for a model that may never answer."""
 
     def __init__(self, llm: Any, loop: asyncio.AbstractEventLoop) -> None:
         self._llm = llm
         self._loop = loop
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._pending: Optional[concurrent.futures.Future[Any]] = None
 
     def complete(self, prompt: str) -> Any:
-        return asyncio.run_coroutine_threadsafe(self._llm.acomplete(prompt), self._loop).result()
+        with self._lock:
+            if self._cancelled:
+                raise concurrent.futures.CancelledError("the query was cancelled")
+            future = asyncio.run_coroutine_threadsafe(self._llm.acomplete(prompt), self._loop)
+            self._pending = future
+        return future.result()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            pending = self._pending
+        if pending is not None:
+            pending.cancel()
 
 
 def _unique(nodes: Sequence[NodeWithScore]) -> list[NodeWithScore]:
