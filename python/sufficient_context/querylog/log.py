@@ -26,7 +26,7 @@ from .._args import as_float, finite_or_none, int_in_range
 from .export import PAGE, Contents, export_parquet, json_column
 from .inputs import chunk_refs, clean_text, decision_facts, str_list
 from .replay import REPLAYED_TABLE, replay_lines
-from .writer import is_busy, spill, take_turn, with_retries
+from .writer import immediate_transaction, is_busy, spill, take_turn, with_retries
 
 _SQLITE_MAX = 2**63 - 1  # the largest SQLite INTEGER
 
@@ -239,8 +239,7 @@ class QueryLog:
             conn.execute("PRAGMA journal_mode = WAL")  # our own file: readers never block the writer
         if "query_log" in _tables(conn) and {name for name, _ in _ADDED_COLUMNS} <= set(self._check_columns(conn)):
             return  # up to date: opening takes no write lock
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate_transaction(conn):
             if "query_log" in _tables(conn):
                 columns = self._check_columns(conn)
                 for name, sql_type in _ADDED_COLUMNS:  # a log from an earlier version: add what it lacks
@@ -248,11 +247,6 @@ class QueryLog:
                         conn.execute(f"ALTER TABLE query_log ADD COLUMN {name} {sql_type}")
             else:
                 conn.execute(_SCHEMA)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
     def _check_columns(self, conn: sqlite3.Connection) -> tuple[str, ...]:
         columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(query_log)"))

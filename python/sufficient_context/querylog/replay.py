@@ -10,6 +10,8 @@ import os
 import sqlite3
 from typing import Any
 
+from .writer import immediate_transaction
+
 __all__ = ["REPLAYED_TABLE", "replay_lines"]
 
 # Digests of the spill lines already written back, in the log itself and in the same transaction as their rows: a
@@ -97,8 +99,7 @@ def replay_lines(conn: sqlite3.Connection, spill_path: str) -> dict[str, int]:
         with os.fdopen(os.dup(fd), "rb") as fh:
             lines = [line.rstrip(b"\n") for line in fh.read().split(b"\n")]
         kept: list[bytes] = []
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate_transaction(conn):
             conn.execute(f"CREATE TABLE IF NOT EXISTS {REPLAYED_TABLE} (digest TEXT PRIMARY KEY)")
             for line in lines:
                 if not line.strip():
@@ -108,11 +109,6 @@ def replay_lines(conn: sqlite3.Connection, spill_path: str) -> dict[str, int]:
                     counts[names[what]] += 1
                 else:
                     kept.append(line)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         counts["kept"] = len(kept)
         data = b"".join(line + b"\n" for line in kept)
         os.ftruncate(fd, 0)

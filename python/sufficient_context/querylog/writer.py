@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
-__all__ = ["file_lock", "is_busy", "spill", "take_turn", "with_retries"]
+__all__ = ["file_lock", "immediate_transaction", "is_busy", "spill", "take_turn", "with_retries"]
 
 _T = TypeVar("_T")
 _LOCKS: dict[str, threading.Lock] = {}
@@ -48,6 +48,20 @@ def take_turn(path: str, until: float, at_least: float) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+@contextmanager
+def immediate_transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction (``BEGIN IMMEDIATE``: the write lock is taken at once, so a busy error comes before any
+    work), committed at the end, rolled back on any exception."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _after_fork_in_child() -> None:
