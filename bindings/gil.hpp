@@ -4,10 +4,6 @@
 #include <pybind11/pybind11.h>
 #include <unistd.h>
 
-#if defined(__GLIBCXX__)
-#include <cxxabi.h>
-#endif
-
 namespace sc::bindings {
 
 /// PyEval_RestoreThread(state), except in a thread CPython ends because the interpreter is
@@ -20,8 +16,11 @@ inline void restore_gil(PyThreadState* state) noexcept {
 #if defined(__GLIBCXX__)
   try {
     PyEval_RestoreThread(state);
-  } catch (abi::__forced_unwind&) {
-    for (;;) pause();  // never leaves the handler: the unwinding stops here, nothing is freed
+  } catch (...) {
+    // Only the forced unwind can reach here (a C function throws nothing else). Not caught by
+    // reference to abi::__forced_unwind: that binds a reference to no object (UBSan reports it).
+    // The handler is never left, so the unwinding stops here and nothing is freed.
+    for (;;) pause();
   }
 #else
   PyEval_RestoreThread(state);
