@@ -402,6 +402,12 @@ def test_calibrate_writes_a_config_that_from_config_reads(tmp_path: Path) -> Non
     coverage = sc.ClaimCoverage.from_config(config)
     assert 0.0 < coverage.min_overlap <= 1.0
     assert calibrate(data, 0.9).to_config() == document
+    # --out naming the dataset itself would erase the data: refused, the dataset untouched.
+    before = data.read_bytes()
+    same = run("calibrate", str(data), "--target-precision", "0.9", "--out", str(data))
+    assert same.returncode == 2
+    assert "is the dataset; writing the configuration would erase it" in same.stderr
+    assert data.read_bytes() == before
 
 
 def test_a_broken_json_line_is_reported_at_its_own_column(tmp_path: Path) -> None:

@@ -322,6 +322,8 @@ def calibrate(
 
     if not dataset.is_file():
         raise InputError(f"DATASET: {os.fspath(dataset)!r} is not a file")
+    if out.exists() and os.path.samefile(dataset, out):  # writing the config there would erase the data
+        raise InputError(f"--out: {os.fspath(out)!r} is the dataset; writing the configuration would erase it")
     result = fit(dataset, target_precision, checker=_checker(config), coverage=_coverage(config), threads=workers)
     if not result.to_config():
         raise InputError(f"DATASET: {os.fspath(dataset)!r} has no check with rows of both labels")
