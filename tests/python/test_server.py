@@ -348,6 +348,36 @@ def test_a_streamed_decline_carries_the_refusal(gw: Gateway) -> None:
     assert final["sufficiency"]["level"] == "insufficient"
 
 
+def test_the_options_openai_clients_send_are_accepted_and_the_usage_chunk_ends_the_stream(gw: Gateway) -> None:
+    # The body and headers the openai SDK (and LangChain's ChatOpenAI over it) sends with everyday options.
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}]
+    messages = [
+        {"role": "system", "content": "Answer briefly."},
+        {"role": "user", "content": OFF_TOPIC},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+                                                               "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "42"}]},
+        {"role": "user", "content": [{"type": "text", "text": SUFFICIENT}]},
+    ]  # fmt: skip
+    body = {"messages": messages, "model": "gpt-4o", "temperature": 0.7, "max_tokens": 5, "n": 1, "stop": ["Section"],
+            "seed": 3, "user": "u1", "tools": tools, "tool_choice": "auto", "response_format": {"type": "text"},
+            "stream": True, "stream_options": {"include_usage": True}}  # fmt: skip
+    headers = {"Authorization": "Bearer sk-ignored", "X-Stainless-Lang": "python", "OpenAI-Organization": "org"}
+    with gw.client.stream("POST", "/v1/chat/completions", json=body, headers=headers) as response:
+        assert response.status_code == 200
+        events = _events(response)
+    assert events[-1] == "[DONE]"
+    *answer, usage = events[:-1]
+    assert all(c["usage"] is None for c in answer)  # as OpenAI sends them with include_usage
+    assert answer[-1]["grounding"]["status"] == "answered"
+    assert usage["choices"] == []
+    assert usage["usage"] == {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    assert usage["id"] == answer[0]["id"]
+    plain = gw.client.post("/v1/chat/completions", json={**body, "stream": False}, headers=headers)
+    assert plain.status_code == 200
+    assert plain.json()["grounding"]["status"] == "answered"
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Upstream failures
 # ---------------------------------------------------------------------------------------------------------------------
@@ -404,6 +434,32 @@ def test_slow_upstream_is_504_within_the_timeout_with_the_sufficiency(gw: Gatewa
         ({"messages": [{"role": "system", "content": "hi"}]}, "messages"),
         ({"messages": [{"role": "user", "content": "hi"}], "stream": "yes"}, "stream"),
         ({"messages": [{"role": "user", "content": "hi"}], "model": 3}, "model"),
+        # What the openai SDK sends for options whose result the gateway cannot give: refused, not ignored.
+        (
+            {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:,"}}]}]},
+            "messages[0].content",
+        ),
+        ({"messages": [{"role": "user", "content": "hi"}], "n": 2}, "n"),
+        ({"messages": [{"role": "user", "content": "hi"}], "tool_choice": "required"}, "tool_choice"),
+        (
+            {
+                "messages": [{"role": "user", "content": "hi"}],
+                "tool_choice": {"type": "function", "function": {"name": "f"}},
+            },
+            "tool_choice",
+        ),
+        ({"messages": [{"role": "user", "content": "hi"}], "function_call": {"name": "f"}}, "function_call"),
+        (
+            {
+                "messages": [{"role": "user", "content": "hi"}],
+                "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "object"}}},
+            },
+            "response_format",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "hi"}], "stream": True, "stream_options": {"include_usage": 1}},
+            "stream_options.include_usage",
+        ),
     ],
 )
 def test_malformed_chat_requests_are_400_naming_the_field(gw: Gateway, body: Any, param: str) -> None:

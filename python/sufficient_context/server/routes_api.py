@@ -15,13 +15,14 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from .service import ChatOutcome, Gateway
-from .validation import BadRequest, chat_query, json_body, optional, required
+from .validation import BadRequest, chat_options, chat_query, json_body, optional, required
 
 __all__ = ["error_response", "router"]
 
 router = APIRouter(prefix="/v1")
 _REFUSED = ("insufficient_evidence", "no_evidence")
 _MAX_HISTORY = 1000
+_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}  # no tokens are counted
 
 
 def error_response(status: int, message: str, kind: str, **extra: Any) -> JSONResponse:
@@ -50,7 +51,7 @@ def completion(outcome: ChatOutcome, model: str) -> dict[str, Any]:
                 "finish_reason": "stop",
             }
         ],
-        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        "usage": dict(_USAGE),
         **verdicts(outcome),
     }
 
@@ -83,13 +84,17 @@ def _pieces(text: str, count: int = 4) -> list[str]:
     return ["".join(words[i : i + size]) for i in range(0, len(words), size)]
 
 
-def stream_events(outcome: ChatOutcome, model: str) -> Iterator[str]:
+def stream_events(outcome: ChatOutcome, model: str, include_usage: bool = False) -> Iterator[str]:
     """Server-sent ``chat.completion.chunk`` events: the role, the content in pieces, the final chunk carrying the
-    verdicts, then ``[DONE]``."""
+    verdicts, then ``[DONE]``. `include_usage` (``stream_options``): every chunk has ``usage: null`` and one more,
+    without choices, carries the usage before ``[DONE]``, as OpenAI sends them."""
     envelope = outcome.envelope
     assert envelope is not None
     base = {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion.chunk", "created": int(time.time()),
             "model": model}  # fmt: skip
+
+    if include_usage:
+        base["usage"] = None
 
     def event(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
         chunk = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra}
@@ -100,6 +105,8 @@ def stream_events(outcome: ChatOutcome, model: str) -> Iterator[str]:
         yield event({"content": piece})
     refusal = envelope.answer if envelope.status in _REFUSED else None
     yield event({"refusal": refusal} if refusal else {}, "stop", **verdicts(outcome))
+    if include_usage:
+        yield f"data: {json.dumps({**base, 'choices': [], 'usage': _USAGE})}\n\n"
     yield "data: [DONE]\n\n"
 
 
@@ -108,6 +115,7 @@ async def chat_completions(request: Request) -> Response:
     body = await json_body(request)
     query = chat_query(body)
     stream = optional(body, "stream", bool, False)
+    include_usage = chat_options(body, stream)
     gateway = _gateway(request)
     model = optional(body, "model", str, None) or gateway.settings.upstream.model
     outcome = await run_in_threadpool(gateway.chat, query)
@@ -127,7 +135,7 @@ async def chat_completions(request: Request) -> Response:
         gating.get("outcome") != "no_evidence", 0.0 if best is None else min(1.0, max(0.0, float(best)))
     )
     if stream:
-        return StreamingResponse(stream_events(outcome, model), media_type="text/event-stream",
+        return StreamingResponse(stream_events(outcome, model, include_usage), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", **timing})  # fmt: skip
     return JSONResponse(completion(outcome, model), headers=timing)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-__all__ = ["BadRequest", "chat_query", "json_body", "json_object", "optional", "required"]
+__all__ = ["BadRequest", "chat_options", "chat_query", "json_body", "json_object", "optional", "required"]
 
 # The roles of OpenAI's chat API; anything else is a client mistake worth naming, not a message to skip.
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
@@ -132,6 +132,7 @@ def chat_query(body: Mapping[str, Any]) -> str:
     if not messages:
         raise BadRequest("messages", "messages must not be empty")
     query: str | None = None
+    where_query = "messages"
     for i, message in enumerate(messages):
         where = f"messages[{i}]"
         _check(message, dict, where)
@@ -143,9 +144,36 @@ def chat_query(body: Mapping[str, Any]) -> str:
         content = message.get("content")
         text = "" if content is None else _text(content, f"{where}.content")
         if role == "user":
-            query = text
+            query, where_query = text, f"{where}.content"
     if query is None:
         raise BadRequest("messages", "messages holds no user message")
-    if not query.strip():
-        raise BadRequest("messages", "the last user message is empty")
+    if not query.strip():  # an image alone: the question must be text, other parts are not read
+        raise BadRequest(where_query, f"the last user message ({where_query}) has no text; only text parts are read")
     return query
+
+
+def chat_options(body: Mapping[str, Any], stream: bool) -> bool:
+    """Refuses, naming the field, the OpenAI options whose result a client would rely on and the gateway cannot
+    give (several choices, a forced tool call, JSON output): answering anyway would hand the client something it did
+    not ask for. The others (temperature, max_tokens, stop, seed, user, tools with tool_choice auto...) are ignored.
+    Returns whether a stream ends with a usage chunk (``stream_options.include_usage``)."""
+    n = optional(body, "n", int, 1)
+    if n != 1:
+        raise BadRequest("n", f"n must be 1: the gateway gives one grounded answer per question; got {n}")
+    for name in ("tool_choice", "function_call"):
+        choice = body.get(name)
+        if choice is not None and choice not in ("none", "auto"):
+            got = repr(choice) if isinstance(choice, str) else _kind(choice)
+            raise BadRequest(name, f"{name} must be 'none' or 'auto': the gateway answers from its documents and "
+                                   f"calls no tools; got {got}")  # fmt: skip
+    response_format = optional(body, "response_format", dict, None)
+    if response_format is not None and response_format.get("type") != "text":
+        got = response_format.get("type")
+        got = repr(got) if isinstance(got, str) else _kind(got)
+        raise BadRequest("response_format", f"response_format.type must be 'text': the gateway answers in prose "
+                                            f"with citations, not JSON; got {got}")  # fmt: skip
+    options = optional(body, "stream_options", dict, None)
+    if options is None or not stream:
+        return False
+    usage = options.get("include_usage")
+    return usage is not None and bool(_check(usage, bool, "stream_options.include_usage"))
