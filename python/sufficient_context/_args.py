@@ -123,9 +123,9 @@ def as_float(value: Any, name: str) -> float:
 
 
 def real_array(value: Any, dtype: Any, name: str, kinds: str = "fiu") -> NDArray[Any]:
-    """`value` as a NumPy array of `dtype`, refusing what a cast would silently change: complex numbers (the
-    imaginary part dropped), strings ("1" read as 1.0), objects and, unless `kinds` holds "b", booleans. TypeError
-    naming `name`."""
+    """`value` as a NumPy array of `dtype` (None: its own), refusing what a cast would silently change: complex
+    numbers (the imaginary part dropped), strings ("1" read as 1.0), objects and, unless `kinds` holds "b", booleans.
+    TypeError naming `name`."""
     np = numpy()
     try:
         array = np.asarray(value)
@@ -133,6 +133,9 @@ def real_array(value: Any, dtype: Any, name: str, kinds: str = "fiu") -> NDArray
         raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
     if array.dtype.kind not in kinds:
         raise TypeError(f"{name} must be an array of real numbers; got {array.dtype} values")
+    if dtype is None:  # as given: the caller looks at the values before any cast
+        given: NDArray[Any] = array
+        return given
     converted: NDArray[Any] = array.astype(dtype, copy=False)
     return converted
 
@@ -141,7 +144,8 @@ def finite_or_none(value: Any, name: str) -> float | None:
     """None, or `value` as a finite float (any real number type but bool); TypeError / ValueError naming `name`."""
     if value is None:
         return None
-    if isinstance(value, bool) or not hasattr(value, "__float__") or isinstance(value, (str, bytes, complex)):
+    # numpy.bool_ too: it has __float__, and a flag read as the number 1.0 would be a silent wrong score
+    if isinstance(value, bool_types()) or not hasattr(value, "__float__") or isinstance(value, (str, bytes, complex)):
         raise TypeError(f"{name} must be a number or None; got {type(value).__name__}")
     number = as_float(value, name)
     if not math.isfinite(number):

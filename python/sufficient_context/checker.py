@@ -875,7 +875,10 @@ def _now_seconds(now: NowLike) -> float:
     if now is None:
         return time.time()
     if isinstance(now, datetime):
-        return (now if now.tzinfo is not None else now.replace(tzinfo=timezone.utc)).timestamp()
+        try:
+            return (now if now.tzinfo is not None else now.replace(tzinfo=timezone.utc)).timestamp()
+        except (ValueError, OverflowError, OSError) as exc:  # pandas' NaT is a datetime that has no time
+            raise ValueError(f"now is not a point in time: {now!r} ({exc})") from None
     if isinstance(now, bool) or not isinstance(now, real_types()):
         raise TypeError(f"now must be a datetime or POSIX seconds; got {type(now).__name__}")
     value = as_float(now, "now")

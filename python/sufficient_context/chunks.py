@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Union
 
-from ._args import as_float, finite_or_none, real_array, real_types
+from ._args import as_float, bool_types, finite_or_none, real_array, real_types
 
 if TYPE_CHECKING:  # imported where embeddings are read
     import numpy as np
@@ -250,15 +250,29 @@ def _embedding(value: Any, where: str) -> NDArray[np.float32] | None:
         return None
     import numpy as np
 
-    array = real_array(value, np.float32, where)
-    if array.ndim != 1 or array.size == 0:
-        raise ValueError(f"{where} must be a non-empty 1-D array; got shape {array.shape}")
-    bad = np.flatnonzero(~np.isfinite(array))
+    given = real_array(value, None, where)
+    if given.ndim != 1 or given.size == 0:
+        raise ValueError(f"{where} must be a non-empty 1-D array; got shape {given.shape}")
+    bad = np.flatnonzero(~np.isfinite(given))
     if bad.size:
-        raise ValueError(f"{where}[{bad[0]}] is {array[bad[0]]}: embeddings must be finite")
-    array = np.array(array, copy=True)
+        raise ValueError(f"{where}[{bad[0]}] is {given[bad[0]]!s}: embeddings must be finite")
+    if given.dtype.kind == "f" and given.dtype.itemsize > 4:  # what the float32 cast would turn into inf or 0
+        peak = np.max(np.abs(given))
+        if peak > _FLOAT32_MAX:
+            i = int(np.argmax(np.abs(given) > _FLOAT32_MAX))
+            raise ValueError(f"{where}[{i}] is {given[i]!s}: beyond float32's range (3.4e38), in which it is stored")
+        if 0 < peak < _FLOAT32_TINY:
+            raise ValueError(
+                f"{where} is too small for float32, in which it is stored: its largest magnitude is {peak!s} "
+                "(below 2**-100 it would lose its digits, or all become 0); scale it up, its cosines do not change"
+            )
+    array = given.astype(np.float32)  # a copy: later edits to the input do not leak in
     array.flags.writeable = False
     return array
+
+
+_FLOAT32_MAX = 3.4028234663852886e38
+_FLOAT32_TINY = 2.0**-100
 
 
 def _timestamp(value: Any, where: str) -> datetime | None:
@@ -266,16 +280,22 @@ def _timestamp(value: Any, where: str) -> datetime | None:
         return None
     if isinstance(value, datetime):
         stamp = value
+        try:  # pandas' NaT is a datetime that has no time: refused here, not by the check that reads it
+            (stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)).timestamp()
+        except (ValueError, OverflowError, OSError) as exc:
+            raise ValueError(f"{where} is not a point in time: {value!r} ({exc})") from None
     elif isinstance(value, str):
         try:
             stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             raise ValueError(f"{where} is not an ISO-8601 date or datetime: {value!r}") from None
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        if not math.isfinite(as_float(value, where)):
+    elif isinstance(value, real_types()) and not isinstance(value, bool_types()):  # NumPy integers and floats too
+        seconds = as_float(value, where)
+        if not math.isfinite(seconds):
             raise ValueError(f"{where} must be finite; got {value}")
         try:
-            stamp = datetime.fromtimestamp(value, tz=timezone.utc)
+            # an int exactly (a float would round microseconds off POSIX seconds past 2**53 us)
+            stamp = datetime.fromtimestamp(int(value) if isinstance(value, int) else seconds, tz=timezone.utc)
         except (OverflowError, OSError, ValueError):
             raise ValueError(f"{where} is out of range for a date: {value!r} POSIX seconds") from None
     else:

@@ -338,14 +338,15 @@ def _mapping_vector(attention: Mapping[Any, Any], chunks: list[Chunk] | None) ->
     except (TypeError, ValueError):  # ragged nested values: reported value by value below
         array = None
     # Fast path: NumPy found plain numbers (no str, None or objects); bools would be coerced, so look for them.
-    if array is not None and array.dtype.kind in "iuf" and array.ndim == 1 and bool not in set(map(type, raw)):
+    bools = bool_types()  # numpy.bool_ too: NumPy would read a flag as 0.0 / 1.0
+    if array is not None and array.dtype.kind in "iuf" and array.ndim == 1 and set(map(type, raw)).isdisjoint(bools):
         values = array.astype(np.float64, copy=False)
     else:
-        bools, numbers = bool_types(), real_types()
+        numbers = real_types()
         for key, value in zip(keys, raw):
             if isinstance(value, bools) or not isinstance(value, numbers):
                 raise TypeError(f"attention_distribution[{key!r}] must be a number; got {type(value).__name__}")
-        values = np.array([float(v) for v in raw], dtype=np.float64)
+        values = np.array([as_float(v, f"attention_distribution[{k!r}]") for k, v in zip(keys, raw)], dtype=np.float64)
     if keys and set(map(type, keys)) != {str}:
         for key in keys:
             if isinstance(key, bool) or not isinstance(key, (str, int, np.integer)):

@@ -3,8 +3,9 @@
 Inputs are array-likes: NumPy arrays of any real dtype, lists, anything ``np.asarray`` accepts (booleans read as 0
 and 1; complex numbers, strings and objects are a ``TypeError`` naming the argument).
 A C-contiguous float32 array is used in place (no copy); anything else (float64, integers, a
-non-contiguous view, a list) is converted once to float32, so values beyond float32's range
-become inf (NumPy warns: overflow encountered in cast) and are rejected. Every function raises
+non-contiguous view, a list) is converted once to float32. A float64 row that float32 would flush
+to zero is first scaled by a power of two (exact: cosines do not change); a value beyond float32's
+range is rejected, naming it. Every function raises
 ``ValueError`` naming the argument for a wrong shape (the message says how to fix it) and for
 NaN or inf (the message gives the first bad index). An empty list means no rows.
 
@@ -17,9 +18,11 @@ the environment variable ``SC_SIMD=serial|avx2|avx512`` forces one, ``simd_path(
 
 from __future__ import annotations
 
+import array
+import contextlib
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from ._args import is_ndarray, real_array
+from ._args import is_ndarray, numpy, real_array
 from ._core import similarity as _similarity
 
 if TYPE_CHECKING:
@@ -37,17 +40,53 @@ def _call(function: Callable[..., _T], **arrays: Any) -> _T:
     is no array of numbers at all is a TypeError naming it, not the binding's list of signatures. Booleans read as
     0 and 1, as NumPy reads them."""
     for name, value in arrays.items():
+        if isinstance(value, (list, tuple)) and value:  # the binding would read "1" as a number
+            value = arrays[name] = real_array(value, "float64", name, _KINDS)
+        elif hasattr(value, "__array__") or isinstance(value, (memoryview, array.array)):  # pandas, buffers
+            with contextlib.suppress(TypeError, ValueError):  # the binding names it below
+                value = arrays[name] = numpy().asarray(value)
         if is_ndarray(value):
             if value.dtype.kind not in _KINDS:
                 real_array(value, "float32", name, _KINDS)  # raises, naming it
-        elif isinstance(value, (list, tuple)) and value:  # the binding would read "1" as a number
-            arrays[name] = real_array(value, "float64", name, _KINDS)
+            if value.dtype.kind == "f" and value.dtype.itemsize > 4:
+                arrays[name] = _fit_float32(value, name)
     try:
         return function(*arrays.values())
     except TypeError:
         for name, value in arrays.items():
             real_array(value, "float32", name, _KINDS)  # the first argument that is no array of real numbers raises
         raise
+
+
+_FLOAT32_MAX = 3.4028234663852886e38
+_TINY = 2.0**-100  # a row whose largest magnitude is below this would lose bits (or all of them) in float32
+
+
+def _fit_float32(array: NDArray[Any], name: str) -> NDArray[Any]:
+    """`array` (float64 or wider) with each row whose values would underflow float32 (1e-50 becomes 0.0, a cosine
+    of 0 instead of 1) scaled by a power of two: exact, and the cosine does not change. A finite value beyond
+    float32's range is a ValueError naming it (the documented refusal; the cast would call it inf)."""
+    np = numpy()
+    if array.ndim not in (1, 2) or array.size == 0:
+        return array  # the core names the shape
+    with np.errstate(invalid="ignore"):
+        peak = np.maximum(np.max(array, axis=-1), -np.min(array, axis=-1))
+        if (peak > _FLOAT32_MAX).any():
+            too_big = np.isfinite(array) & (np.abs(array) > _FLOAT32_MAX)
+            if too_big.any():
+                where = np.unravel_index(int(np.argmax(too_big)), array.shape)
+                index = ", ".join(str(int(i)) for i in where)
+                raise ValueError(
+                    f"{name}[{index}] is {array[where]!s}: beyond float32's range (3.4e38), "
+                    "in which cosines are computed"
+                )
+        tiny = (peak > 0) & (peak < _TINY)
+    if not tiny.any():
+        return array
+    _, exponent = np.frexp(peak)
+    shift = np.where(tiny, -exponent, 0)
+    scaled: NDArray[Any] = np.ldexp(array, shift if array.ndim == 1 else shift[:, None])
+    return scaled
 
 
 def cosine(a: ArrayLike, b: ArrayLike) -> float:

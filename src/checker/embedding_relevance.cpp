@@ -1,7 +1,9 @@
 #include "checker/embedding_relevance.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +22,42 @@ void require_finite(const double* data, std::size_t n, std::size_t d, bool matri
                : "query_embedding[" + std::to_string(i) + "]";
     throw std::invalid_argument(where + " is " + std::to_string(data[i]) +
                                 ": embeddings must be finite");
+  }
+}
+
+// Below this a row's largest value would lose bits (or all of them) in float: 1e-50 would become 0.
+constexpr double kTinyRowPeak = 0x1p-100;
+
+// Rows of doubles as floats, the precision the kernels compute in. Doubles beyond float's range
+// would become inf: they are rejected, naming the value, rather than scored. A row whose values
+// would underflow float is first scaled by a power of two (exact; its cosines do not change).
+void to_float_rows(const double* data, std::size_t n, std::size_t d, float* out, bool matrix) {
+  for (std::size_t r = 0; r < n; ++r) {
+    const double* row = data + r * d;
+    double peak = 0.0;
+    for (std::size_t j = 0; j < d; ++j) peak = std::max(peak, std::fabs(row[j]));
+    if (peak > static_cast<double>(std::numeric_limits<float>::max())) {
+      const std::size_t j = static_cast<std::size_t>(
+          std::find_if(row, row + d,
+                       [](double v) {
+                         return std::fabs(v) >
+                                static_cast<double>(std::numeric_limits<float>::max());
+                       }) -
+          row);
+      const std::size_t i = r * d + j;
+      const std::string where =
+          matrix ? "chunk_embeddings[" + std::to_string(i / d) + ", " + std::to_string(i % d) + "]"
+                 : "query_embedding[" + std::to_string(i) + "]";
+      char value[32];  // the shortest form that reads back as the same double: 1e+300
+      char* end = std::to_chars(value, value + sizeof value, row[j]).ptr;
+      throw std::invalid_argument(
+          where + " is " + std::string(value, end) +
+          ": beyond float32's range (3.4e38), in which cosines are computed");
+    }
+    // ldexp on each value: the factor itself overflows a double for a subnormal peak
+    const int shift = (peak > 0.0 && peak < kTinyRowPeak) ? -std::ilogb(peak) : 0;
+    for (std::size_t j = 0; j < d; ++j)
+      out[r * d + j] = static_cast<float>(std::ldexp(row[j], shift));
   }
 }
 
@@ -60,12 +98,11 @@ double max_cosine_engine(const double* query, const double* rows, std::size_t n,
   thread_local std::vector<float> q32;
   thread_local std::vector<float> rows32;
   thread_local std::vector<float> out;
-  q32.assign(query, query + d);
-  rows32.assign(rows, rows + n * d);
+  q32.resize(d);
+  rows32.resize(n * d);
   out.resize(n);
-  // Doubles beyond float range would become inf: reject them rather than score them.
-  similarity::require_finite_vector(q32.data(), d, "query_embedding");
-  similarity::require_finite_matrix(rows32.data(), n, d, "chunk_embeddings");
+  to_float_rows(query, 1, d, q32.data(), false);
+  to_float_rows(rows, n, d, rows32.data(), true);
   similarity::cosine_many(q32.data(), rows32.data(), n, d, out.data());
   const double best = static_cast<double>(*std::max_element(out.begin(), out.end()));
   release_if_over(q32);

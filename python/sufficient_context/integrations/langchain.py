@@ -393,8 +393,9 @@ class EvidenceGateCompressor(BaseDocumentCompressor):
             raise ValueError(f"embeddings.embed_documents returned {len(vectors)} vectors for {len(docs)} documents")
         # real_array refuses what a float32 cast would silently change ("1" read as 1.0, True as 1.0, a complex
         # number's imaginary part dropped) and names ragged rows; the embeddings model is what produced them.
-        query_array = real_array(query_vector, np.float32, "embeddings.embed_query(...)")
-        matrix = real_array(vectors, np.float32, "embeddings.embed_documents(...)")
+        # float64: cosine_many scales rows that float32 would flush to 0 (exact) and names values beyond its range
+        query_array = real_array(query_vector, np.float64, "embeddings.embed_query(...)")
+        matrix = real_array(vectors, np.float64, "embeddings.embed_documents(...)")
         if matrix.ndim != 2:
             raise ValueError(
                 f"embeddings.embed_documents(...) must be one vector per document; got shape {matrix.shape}"
