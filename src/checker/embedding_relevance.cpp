@@ -55,9 +55,13 @@ void to_float_rows(const double* data, std::size_t n, std::size_t d, float* out,
           ": beyond float32's range (3.4e38), in which cosines are computed");
     }
     // ldexp on each value: the factor itself overflows a double for a subnormal peak
-    const int shift = (peak > 0.0 && peak < kTinyRowPeak) ? -std::ilogb(peak) : 0;
-    for (std::size_t j = 0; j < d; ++j)
-      out[r * d + j] = static_cast<float>(std::ldexp(row[j], shift));
+    float* to = out + r * d;
+    if (peak > 0.0 && peak < kTinyRowPeak) {
+      const int shift = -std::ilogb(peak);
+      for (std::size_t j = 0; j < d; ++j) to[j] = static_cast<float>(std::ldexp(row[j], shift));
+    } else {  // ordinary rows: a plain cast (an ldexp call per value cost more than the cosines)
+      for (std::size_t j = 0; j < d; ++j) to[j] = static_cast<float>(row[j]);
+    }
   }
 }
 

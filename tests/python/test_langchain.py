@@ -376,6 +376,16 @@ def test_compressor_keeps_documents_reaching_the_threshold(threshold: float, min
     assert all("similarity" not in d.metadata for d in COMPRESSOR_DOCS)  # copies, not the inputs
 
 
+def test_compressor_keeps_the_cosine_of_vectors_float32_would_flush_to_zero() -> None:
+    # A model's vectors of magnitude 1e-50 were cast to float32 (all zeros): cosine 0, and the document was dropped.
+    tiny = {name: [v * 1e-50 for v in vector] for name, vector in COMPRESSOR_VECTORS.items()}
+    compressor = EvidenceGateCompressor(embeddings=FixedEmbeddings(tiny), similarity_threshold=0.5)
+    kept = compressor.compress_documents(COMPRESSOR_DOCS, "query")
+    assert [d.page_content for d in kept] == ["close", "same"]
+    for doc in kept:
+        assert doc.metadata["similarity"] == pytest.approx(_reference_cosine(doc.page_content), abs=1e-6)
+
+
 def test_compressor_edge_cases() -> None:
     embeddings = FixedEmbeddings(COMPRESSOR_VECTORS)
     compressor = EvidenceGateCompressor(embeddings=embeddings, similarity_threshold=0.5)
