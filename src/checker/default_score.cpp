@@ -56,7 +56,6 @@ struct Scratch {
   std::vector<double> scov;
   std::vector<std::uint32_t> first_of;  // chunk -> the first chunk with its text (find_copies)
   std::vector<std::uint32_t> order;
-  std::vector<char> chunk_blank;  // chunk -> blank (only when some chunk is a copy)
 };
 
 // Marks the query's terms in the scratch map for one check and unmarks them after, even on an
@@ -228,7 +227,6 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   std::size_t n_blank = 0;     // empty or whitespace-only chunks: not counted as contexts
   std::size_t n_repeated = 0;  // copies of an earlier chunk's text (not blank): read once
   const bool copies = find_copies(input.contents, s.first_of, s.order);
-  if (copies) s.chunk_blank.assign(n, 0);
   for (std::size_t c = 0; c < n; ++c) s.sets.add_set();  // sets 0..n-1: the chunks
   // Sentence state; sets n, n+1, ...: the sentences in order.
   std::size_t set = 0;
@@ -286,7 +284,9 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
   for (std::size_t c = 0; c < n; ++c) {
     s.chunk_first.push_back(static_cast<std::uint32_t>(s.sentence_chunk.size()));
     if (copies && s.first_of[c] != c) {  // says nothing new: no sentence, token or context
-      const bool blank_copy = s.chunk_blank[s.first_of[c]] != 0;
+      // The first chunk with this text was read (it is no copy): without sentences, it was blank.
+      const std::uint32_t first = s.first_of[c];
+      const bool blank_copy = s.chunk_first[first] == s.chunk_first[first + 1];
       (blank_copy ? n_blank : n_repeated) += 1;
       continue;
     }
@@ -300,7 +300,6 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     });
     if (sentences == 0) {  // a blank chunk: the provisional sentence holds nothing, drop it
       ++n_blank;
-      if (copies) s.chunk_blank[c] = 1;
       s.sets.pop_set();
       s.sentence_begin.pop_back();
       s.sentence_chunk.pop_back();
@@ -402,17 +401,13 @@ CheckResult default_score(const CheckInput& input, const CheckerConfig& config,
     if (n_sentences > 0) {
       std::vector<double>& scov = s.scov;
       scov.resize(n_sentences);
-      for (std::size_t k = 0; k < n_sentences; ++k) {
-        scov[k] = s.sets.coverage(n + k, topic0 + s.sentence_chunk[k]);
-      }
       // A question asserts nothing: it is neither the best sentence nor a bridge, and does not
       // dilute the concentration bonus (its terms still count for doc_cov and its chunk's topic).
       double asked = 0.0;
       for (std::size_t k = 0; k < n_sentences; ++k) {
-        if (s.sentence_asks[k] != 0) {
-          asked = std::max(asked, scov[k]);
-          scov[k] = 0.0;
-        }
+        const double v = s.sets.coverage(n + k, topic0 + s.sentence_chunk[k]);
+        if (s.sentence_asks[k] != 0) asked = std::max(asked, v);
+        scov[k] = s.sentence_asks[k] != 0 ? 0.0 : v;
       }
       const std::size_t best = first_argmax(scov);
       only_asked = asked > scov[best];

@@ -97,7 +97,7 @@ def replay_lines(conn: sqlite3.Connection, spill_path: str) -> dict[str, int]:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         with os.fdopen(os.dup(fd), "rb") as fh:
-            lines = [line.rstrip(b"\n") for line in fh.read().split(b"\n")]
+            lines = fh.read().split(b"\n")
         kept: list[bytes] = []
         with immediate_transaction(conn):
             conn.execute(f"CREATE TABLE IF NOT EXISTS {REPLAYED_TABLE} (digest TEXT PRIMARY KEY)")
