@@ -57,13 +57,19 @@ in charge of a police station, shall be reduced to writing by him or under his d
 # ---------------------------------------------------------------------------------------------------------------------
 # Servers
 # ---------------------------------------------------------------------------------------------------------------------
+USAGE = {"prompt_tokens": 412, "completion_tokens": 17, "total_tokens": 429}
+ZERO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+
+
 class FakeUpstream:
     """An OpenAI-compatible chat completions server on loopback. mode "answer" copies the first sentence of the
-    [S1] excerpt with its citation; "error" answers HTTP 500; "hang" waits (until released) without answering."""
+    [S1] excerpt with its citation, with `usage` (None: none sent); "error" answers HTTP 500; "hang" waits (until
+    released) without answering."""
 
     def __init__(self) -> None:
         self.mode = "answer"
         self.calls = 0
+        self.usage: Any = USAGE
         self.release = threading.Event()
         owner = self
 
@@ -88,7 +94,9 @@ class FakeUpstream:
                     excerpt = next(lines[i + 1] for i, line in enumerate(lines) if line.startswith("[S1] "))
                     sentence = re.split(r"(?<=[.!?])\s", excerpt)[0].rstrip(".")
                     message = {"role": "assistant", "content": f"{sentence} [S1]."}
-                    reply = {"choices": [{"index": 0, "message": message}]}
+                    reply: dict[str, Any] = {"choices": [{"index": 0, "message": message}]}
+                    if owner.usage is not None:
+                        reply["usage"] = owner.usage
                     self._send(200, json.dumps(reply).encode())
                 except OSError:  # the gateway gave up on us
                     pass
@@ -228,7 +236,7 @@ def test_sufficient_context_answers_with_citations_in_the_openai_shape(gw: Gatew
     assert body["id"].startswith("chatcmpl-")
     assert isinstance(body["created"], int)
     assert body["model"] == "anything"
-    assert body["usage"] == {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    assert body["usage"] == USAGE  # the upstream's counts, passed on
     (choice,) = body["choices"]
     assert choice["index"] == 0
     assert choice["finish_reason"] == "stop"
@@ -371,11 +379,68 @@ def test_the_options_openai_clients_send_are_accepted_and_the_usage_chunk_ends_t
     assert all(c["usage"] is None for c in answer)  # as OpenAI sends them with include_usage
     assert answer[-1]["grounding"]["status"] == "answered"
     assert usage["choices"] == []
-    assert usage["usage"] == {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    assert usage["usage"] == USAGE
     assert usage["id"] == answer[0]["id"]
     plain = gw.client.post("/v1/chat/completions", json={**body, "stream": False}, headers=headers)
     assert plain.status_code == 200
     assert plain.json()["grounding"]["status"] == "answered"
+
+
+@pytest.mark.parametrize(
+    ("sent", "passed_on"),
+    [
+        (None, ZERO_USAGE),  # the upstream counts nothing
+        ({"prompt_tokens": 5, "completion_tokens": 2}, {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}),
+        ({"prompt_tokens": "5", "completion_tokens": 2, "total_tokens": 7}, ZERO_USAGE),  # not counts: not passed on
+        ({"prompt_tokens": -1, "completion_tokens": 2, "total_tokens": 1}, ZERO_USAGE),
+        ({"prompt_tokens": True, "completion_tokens": 2, "total_tokens": 3}, ZERO_USAGE),
+        ([1, 2, 3], ZERO_USAGE),
+    ],
+)
+def test_usage_is_the_upstreams_counts_and_zero_when_it_sends_none(
+    gw: Gateway, upstream: FakeUpstream, sent: Any, passed_on: dict[str, int]
+) -> None:
+    upstream.usage = sent
+    try:
+        response = gw.chat(SUFFICIENT)
+    finally:
+        upstream.usage = USAGE
+    assert response.status_code == 200
+    assert response.json()["grounding"]["status"] == "answered"
+    assert response.json()["usage"] == passed_on
+
+
+def test_a_question_declined_before_the_model_counts_no_tokens(gw: Gateway, upstream: FakeUpstream) -> None:
+    calls = upstream.calls
+    body = {"messages": [{"role": "user", "content": INSUFFICIENT}], "stream": True,
+            "stream_options": {"include_usage": True}}  # fmt: skip
+    with gw.client.stream("POST", "/v1/chat/completions", json=body) as response:
+        events = _events(response)
+    assert events[-2]["usage"] == ZERO_USAGE
+    assert events[-3]["grounding"]["status"] == "insufficient_evidence"
+    assert upstream.calls == calls
+
+
+def test_models_list_the_one_model_served(gw: Gateway, keyed: Gateway) -> None:
+    listed = gw.client.get("/v1/models")
+    assert listed.status_code == 200
+    body = listed.json()
+    assert body["object"] == "list"
+    (model,) = body["data"]
+    assert model["id"] == "fake"  # server.upstream.model
+    assert model["object"] == "model"
+    assert isinstance(model["created"], int)
+    assert model["owned_by"] == "sufficient-context"
+    assert gw.client.get("/v1/models/fake").json() == model
+    missing = gw.client.get("/v1/models/gpt-4o")
+    assert missing.status_code == 404
+    error = missing.json()["error"]
+    assert (error["type"], error["param"], error["code"]) == ("not_found", "model", "model_not_found")
+    assert "'gpt-4o'" in error["message"]
+    assert "'fake'" in error["message"]
+    assert keyed.client.get("/v1/models").status_code == 401  # behind the key like the rest of /v1
+    served = keyed.client.get("/v1/models", headers={"Authorization": "Bearer sekret"}).json()["data"]
+    assert [m["id"] for m in served] == ["default"]  # no upstream configured: the default name
 
 
 # ---------------------------------------------------------------------------------------------------------------------

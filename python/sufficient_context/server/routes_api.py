@@ -1,5 +1,5 @@
-"""The JSON API: ``/v1/chat/completions`` (OpenAI-compatible, with the checks' verdicts beside the answer),
-``/v1/review``, ``/v1/feedback``, ``/v1/sources/{chunk_id}`` and ``/v1/history``."""
+"""The JSON API: ``/v1/chat/completions`` and ``/v1/models`` (OpenAI-compatible, with the checks' verdicts beside the
+answer), ``/v1/review``, ``/v1/feedback``, ``/v1/sources/{chunk_id}`` and ``/v1/history``."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ __all__ = ["error_response", "router"]
 router = APIRouter(prefix="/v1")
 _REFUSED = ("insufficient_evidence", "no_evidence")
 _MAX_HISTORY = 1000
-_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}  # no tokens are counted
+_STARTED = int(time.time())  # a served model's `created`: when this process started serving it
 
 
 def error_response(status: int, message: str, kind: str, **extra: Any) -> JSONResponse:
@@ -51,7 +51,7 @@ def completion(outcome: ChatOutcome, model: str) -> dict[str, Any]:
                 "finish_reason": "stop",
             }
         ],
-        "usage": dict(_USAGE),
+        "usage": dict(outcome.usage),
         **verdicts(outcome),
     }
 
@@ -106,7 +106,7 @@ def stream_events(outcome: ChatOutcome, model: str, include_usage: bool = False)
     refusal = envelope.answer if envelope.status in _REFUSED else None
     yield event({"refusal": refusal} if refusal else {}, "stop", **verdicts(outcome))
     if include_usage:
-        yield f"data: {json.dumps({**base, 'choices': [], 'usage': _USAGE})}\n\n"
+        yield f"data: {json.dumps({**base, 'choices': [], 'usage': outcome.usage})}\n\n"
     yield "data: [DONE]\n\n"
 
 
@@ -138,6 +138,25 @@ async def chat_completions(request: Request) -> Response:
         return StreamingResponse(stream_events(outcome, model, include_usage), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", **timing})  # fmt: skip
     return JSONResponse(completion(outcome, model), headers=timing)
+
+
+def _model(model_id: str) -> dict[str, Any]:
+    return {"id": model_id, "object": "model", "created": _STARTED, "owned_by": "sufficient-context"}
+
+
+@router.get("/models")
+async def models(request: Request) -> dict[str, Any]:
+    """The one model served (``server.upstream.model``), as clients list models before choosing one."""
+    return {"object": "list", "data": [_model(_gateway(request).settings.upstream.model)]}
+
+
+@router.get("/models/{model_id:path}")
+async def model(model_id: str, request: Request) -> Response:
+    served = _gateway(request).settings.upstream.model
+    if model_id != served:
+        return error_response(404, f"model {model_id!r} is not served here; GET /v1/models lists {served!r}",
+                              "not_found", param="model", code="model_not_found")  # fmt: skip
+    return JSONResponse(_model(served))
 
 
 @router.post("/review")

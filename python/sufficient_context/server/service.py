@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..checker import Level, SufficiencyResult
@@ -16,7 +16,7 @@ from ..querylog import QueryLog, QueryLogError, QueryLogWarning
 from ..stats import EvidenceGatingStats, SufficiencyStats
 from .index import DocsIndex, Retriever, as_retriever
 from .settings import ServerSettings
-from .upstream import UpstreamError, UpstreamGenerator
+from .upstream import UpstreamError, UpstreamGenerator, Usage, zero_usage
 
 __all__ = ["ChatOutcome", "Gateway", "review_of"]
 
@@ -52,11 +52,27 @@ class ChatOutcome:
     sufficiency: dict[str, Any] | None = None
     retrieve_ms: float = 0.0
     total_ms: float = 0.0
+    usage: Usage = field(default_factory=zero_usage)  # the upstream's token counts for this question
 
     def server_timing(self) -> str:
         """A ``Server-Timing`` header: retrieval, the answerer's call (checks and model) and the whole question."""
         answer_ms = 0.0 if self.envelope is None else self.envelope.elapsed_ms
         return f"retrieve;dur={self.retrieve_ms:.3f}, answer;dur={answer_ms:.3f}, total;dur={self.total_ms:.3f}"
+
+
+class _Metered:
+    """The upstream for one question, adding up the token counts of its replies (one generator per question, since
+    the routes answer questions in parallel threads)."""
+
+    def __init__(self, upstream: UpstreamGenerator) -> None:
+        self.upstream = upstream
+        self.usage = zero_usage()
+
+    def __call__(self, system_prompt: str, user_prompt: str) -> str:
+        text, usage = self.upstream.complete(system_prompt, user_prompt)
+        for key, count in (usage or {}).items():
+            self.usage[key] += count
+        return text
 
 
 class Gateway:
@@ -110,13 +126,16 @@ class Gateway:
         chunks = self.retrieve(query)
         retrieved = time.perf_counter()
         retrieve_ms = (retrieved - started) * 1000.0
+        generate = None if self.upstream is None else _Metered(self.upstream)
         try:
-            envelope = self.answerer.answer(query, chunks, generate=self.upstream)
+            envelope = self.answerer.answer(query, chunks, generate=generate)
         except UpstreamError as exc:
             sufficiency = self._sufficiency_before_generation(query, chunks)
             return ChatOutcome(None, None, exc, sufficiency, retrieve_ms, (time.perf_counter() - started) * 1000.0)
         log_id = self.log.record(query, [{"id": str(c.id), "score": c.score} for c in chunks], envelope)
-        return ChatOutcome(envelope, log_id, None, None, retrieve_ms, (time.perf_counter() - started) * 1000.0)
+        usage = zero_usage() if generate is None else generate.usage
+        total_ms = (time.perf_counter() - started) * 1000.0
+        return ChatOutcome(envelope, log_id, None, None, retrieve_ms, total_ms, usage)
 
     def _sufficiency_before_generation(self, query: str, chunks: Sequence[Chunk]) -> dict[str, Any] | None:
         """What the answerer had decided when the model failed: its own gate and check, run again."""

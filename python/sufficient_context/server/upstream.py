@@ -10,7 +10,15 @@ import httpx
 
 from .settings import UpstreamSettings
 
-__all__ = ["UpstreamError", "UpstreamGenerator"]
+__all__ = ["UpstreamError", "UpstreamGenerator", "Usage", "zero_usage"]
+
+Usage = dict[str, int]
+_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+def zero_usage() -> Usage:
+    """The usage of a question the model was not asked about (declined first, or the built-in answerer)."""
+    return dict.fromkeys(_USAGE_KEYS, 0)
 
 
 class UpstreamError(RuntimeError):
@@ -47,6 +55,10 @@ class UpstreamGenerator:
         )
 
     def __call__(self, system_prompt: str, user_prompt: str) -> str:
+        return self.complete(system_prompt, user_prompt)[0]
+
+    def complete(self, system_prompt: str, user_prompt: str) -> tuple[str, Usage | None]:
+        """The reply's text and its ``usage`` (None when the upstream sends none, or one that is not token counts)."""
         body = {
             "model": self.model,
             "temperature": 0,
@@ -70,13 +82,13 @@ class UpstreamGenerator:
         if status >= 400:
             text = bytes(data[:300]).decode("utf-8", errors="replace")
             raise UpstreamError(502, f"upstream {self.url} answered HTTP {status}: {text}")
-        return _content(self.url, bytes(data))
+        return _reply(self.url, bytes(data))
 
     def close(self) -> None:
         self._client.close()
 
 
-def _content(url: str, data: bytes) -> str:
+def _reply(url: str, data: bytes) -> tuple[str, Usage | None]:
     try:
         reply: Any = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -87,4 +99,19 @@ def _content(url: str, data: bytes) -> str:
         raise UpstreamError(502, f"upstream {url} answered without choices[0].message.content") from None
     if not isinstance(content, str):
         raise UpstreamError(502, f"upstream {url} answered a non-text message content")
-    return content
+    return content, _usage(reply.get("usage"))
+
+
+def _usage(value: Any) -> Usage | None:
+    """OpenAI's ``usage`` counts, when the upstream sends them as such: a bad one is not passed on as if counted."""
+    if not isinstance(value, dict):
+        return None
+    prompt, completion, total = (value.get(k) for k in _USAGE_KEYS)
+    if total is None and type(prompt) is int and type(completion) is int:
+        total = prompt + completion
+    counts: Usage = {}
+    for key, count in zip(_USAGE_KEYS, (prompt, completion, total)):
+        if type(count) is not int or count < 0:  # bool is no count either
+            return None
+        counts[key] = count
+    return counts
