@@ -258,3 +258,39 @@ TEST(Tokenizer, TenMegabytesExactCount) {
 }
 
 }  // namespace
+
+namespace {
+
+std::size_t letter_run_end_bytewise(std::string_view s, std::size_t pos) {
+  while (pos < s.size() && ((s[pos] >= 'a' && s[pos] <= 'z') || (s[pos] >= 'A' && s[pos] <= 'Z'))) {
+    ++pos;
+  }
+  return pos;
+}
+
+}  // namespace
+
+TEST(Tokenizer, LetterRunsEndAtTheFirstOtherByteOrTheViewsEnd) {
+  const auto run_end = [](std::string_view s, std::size_t pos) {
+    return sc::text::detail::letter_run_end(reinterpret_cast<const unsigned char*>(s.data()), pos,
+                                            s.size());
+  };
+  // Every byte value at every place of a 40-letter run, read from every start: the vector path
+  // (16 bytes at a time) and the byte path must both stop at it.
+  for (int byte = 0; byte < 256; ++byte) {
+    for (std::size_t at = 0; at < 40; ++at) {
+      std::string s(40, 'k');
+      s[at] = static_cast<char>(byte);
+      for (std::size_t start = 0; start <= at; start += 3) {
+        ASSERT_EQ(run_end(s, start), letter_run_end_bytewise(s, start)) << byte << " at " << at;
+      }
+    }
+  }
+  // Views ending inside a longer run of letters: the bytes after the view are never read.
+  const std::string letters(80, 'Q');
+  for (std::size_t size = 0; size <= 64; ++size) {
+    for (std::size_t start = 0; start <= size; ++start) {
+      ASSERT_EQ(run_end(std::string_view(letters.data(), size), start), size);
+    }
+  }
+}
