@@ -329,6 +329,26 @@ TEST(TextFastPaths, ViewsNeverReadPastTheirEnd) {
   }
 }
 
+TEST(TextFastPaths, LongInertRunsAroundEveryActingByte) {
+  // The inert skip reads 16 bytes at a time: an acting byte (or a non-ASCII letter beside it) at
+  // every position of a 48-byte run, and views that end just before a '.' in the buffer.
+  const std::string run = "abcdefghij klmnopqrst uvwxyzABCD EFGHIJ KLMNOPQRSTU";
+  for (const std::string mark :
+       {".", "!", "?", "[", "\n", "\r", "\u00e9", "\u00e9.", "\u2026", "\u3002"}) {
+    for (std::size_t i = 0; i <= run.size(); ++i) {
+      std::string text = run;
+      text.insert(i, mark);
+      text += " Then more";
+      expect_all_agree(text);
+    }
+  }
+  const std::string buffer = run + ". Next sentence.";
+  for (std::size_t len = 0; len <= run.size(); ++len) {
+    expect_all_agree(std::string_view(buffer.data(), len));
+    EXPECT_LE(sc::text::split_sentences(std::string_view(buffer.data(), len)).size(), 1U) << len;
+  }
+}
+
 }  // namespace
 
 // The abbreviation lookup only reads the entries of the word's size; the first entry in list
