@@ -36,10 +36,26 @@ struct ChunkNeeds {
 /// their keys need not share their base's prefix).
 inline bool chunk_word_skipped(const ChunkWord& word, const KeyFilter& filter,
                                ChunkNeeds needs) noexcept {
+  // Bitwise, not short-circuit: each test is data-dependent, and a mispredicted branch per test
+  // cost more than evaluating them all.
   const bool special =
-      word.number || (needs.number && word.number_word) || (needs.speaker && word.speaker);
-  return !special && !word.always_matches && !filter.has(word.base_code);
+      word.number | (needs.number & word.number_word) | (needs.speaker & word.speaker);
+  return !(special | word.always_matches | filter.has(word.base_code));
 }
+
+/// The set of lowercase ASCII `chars` as one bit per letter ('a' is bit 0).
+constexpr std::uint32_t letters(std::string_view chars) noexcept {
+  std::uint32_t set = 0;
+  for (const char c : chars) set |= std::uint32_t{1} << (c - 'a');
+  return set;
+}
+
+// The letters plainly_skipped tests (see there).
+inline constexpr std::uint32_t kAlwaysLast = letters("dygs");
+inline constexpr std::uint32_t kAlwaysSecond = letters("eiy");
+inline constexpr std::uint32_t kNegationFirst = letters("ncw");
+inline constexpr std::uint32_t kNumberFirst = letters("tfsen");
+inline constexpr std::uint32_t kSpeakerFirst = letters("im");
 
 /// Whether the chunk pass can leave `token` out entirely (chunk_word_skipped, and no negation to
 /// record), decided from a Word token's first and last bytes, without its memo entry; false when
@@ -66,24 +82,22 @@ inline bool plainly_skipped(const text::Token& token, const KeyFilter& filter,
   const unsigned second = n > 1 ? lower(text[1]) : 0u;
   const unsigned third = n > 2 ? lower(text[2]) : 0u;
   const unsigned last = lower(text[n - 1]);
-  if (((first | second | third | last) & 0x80u) != 0 || first == '\'' || second == '\'') {
-    return false;
-  }
-  if (filter.has(static_cast<std::uint16_t>(first | (second << 8)))) return false;
+  // Membership in a set of letters (one bit per letter).
+  const auto in = [](unsigned c, std::uint32_t set) {
+    return (c - 'a' < 26u) & (((set >> ((c - 'a') & 31u)) & 1u) != 0);
+  };
+  // Bitwise, not short-circuit: every test is data-dependent, and a mispredicted branch per test
+  // cost more than evaluating them all.
+  const bool unsure = ((first | second | third | last) & 0x80u) != 0 ||
+                      (first == '\'') | (second == '\'') |
+                          filter.has(static_cast<std::uint16_t>(first | (second << 8)));
   // always_matches needs a base of one letter then ed/edly/ing/ingly/ying (an optional s): its
   // second letter is e, i or y.
-  if ((last == 'd' || last == 'y' || last == 'g' || last == 's' || last == '\'') &&
-      (second == 'e' || second == 'i' || second == 'y')) {
-    return false;
-  }
-  if (needs.negation && (first == 'n' || first == 'c' || first == 'w' || last == 't')) {
-    return false;
-  }
-  if (needs.number &&
-      (first == 't' || first == 'f' || first == 's' || first == 'e' || first == 'n')) {
-    return false;
-  }
-  return !(needs.speaker && (first == 'i' || first == 'm'));
+  const bool may_always = (in(last, kAlwaysLast) | (last == '\'')) & in(second, kAlwaysSecond);
+  const bool negation = needs.negation & (in(first, kNegationFirst) | (last == 't'));
+  const bool number = needs.number & in(first, kNumberFirst);
+  const bool speaker = needs.speaker & in(first, kSpeakerFirst);
+  return !(unsure | may_always | negation | number | speaker);
 }
 
 /// Computes a ChunkWord (its key interned in `keys`; `folded` and `key` are scratch).
