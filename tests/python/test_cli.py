@@ -25,7 +25,7 @@ from sufficient_context._samples import (
     SAMPLE_QUERY,
     SAMPLE_UNANSWERED_QUERY,
 )
-from sufficient_context.evaluation import calibrate
+from sufficient_context.evaluation import calibrate, evaluate_file
 
 IPC = (
     "# Indian Penal Code\n\n## Section 420\n\nWhoever cheats and thereby dishonestly induces the person deceived to "
@@ -408,6 +408,57 @@ def test_calibrate_writes_a_config_that_from_config_reads(tmp_path: Path) -> Non
     assert same.returncode == 2
     assert "is the dataset; writing the configuration would erase it" in same.stderr
     assert data.read_bytes() == before
+
+
+def test_an_output_path_of_the_wrong_kind_is_an_input_error_naming_out(tmp_path: Path) -> None:
+    # eval --out naming a file was mkdir's bare "[Errno 17] File exists"; calibrate --out naming a folder failed in
+    # os.replace after the fit ("[Errno 21] Is a directory") and left a .tmp file beside it.
+    data = tmp_path / "labelled.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in _labelled_rows()) + "\n", encoding="utf-8")
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("keep\n", encoding="utf-8")
+    for target in (a_file, data):
+        done = run("eval", str(data), "--out", str(target))
+        assert done.returncode == 2
+        expected = f"--out: {str(target)!r} is not a folder; give the folder to write the results in"
+        assert done.stderr == f"sufficient-context: {expected}\n"
+        assert done.stdout == ""
+    assert a_file.read_text(encoding="utf-8") == "keep\n"
+    with pytest.raises(ValueError, match=r"out_dir: .* is not a folder"):
+        evaluate_file(data, a_file)
+    folder = tmp_path / "configs"
+    folder.mkdir()
+    done = run("calibrate", str(data), "--target-precision", "0.9", "--out", str(folder))
+    assert done.returncode == 2
+    assert f"--out: {str(folder)!r} is a folder; give the configuration file to write" in done.stderr
+    fitted = calibrate(data, 0.9)
+    with pytest.raises(ValueError, match="is a folder"):
+        fitted.write(folder)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["configs", "labelled.jsonl", "notes.txt"]
+    assert list(folder.iterdir()) == []
+
+
+def test_a_row_missing_its_query_or_contexts_names_the_fields_it_has(tmp_path: Path) -> None:
+    # A misspelled field was reported as "query must be a non-empty string", as if the query were empty.
+    data = tmp_path / "rows.jsonl"
+    rows = [
+        {"question": "What is the punishment for cheating?", "contexts": ["x"]},
+        {"query": "What is the punishment for cheating?", "context": ["x"]},
+        {"query": 42, "contexts": ["x"]},
+        {"query": " ", "contexts": ["x"]},
+        {"query": SAMPLE_QUERY, "contexts": SAMPLE_CHUNKS, "extra": 1},
+    ]
+    data.write_text("".join(json.dumps(r) + "\r\n" for r in rows) + "\r\n", encoding="utf-8")
+    done = run("eval", str(data), "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["rows"] == 1
+    assert summary["bad_row_examples"] == [
+        {"line": 1, "error": "query is missing (the row's fields: 'question', 'contexts')"},
+        {"line": 2, "error": "contexts is missing: a list of chunks or strings (the row's fields: 'query', 'context')"},
+        {"line": 3, "error": "query must be a non-empty string; got int"},
+        {"line": 4, "error": "query must be a non-empty string; got ' '"},
+    ]
 
 
 def test_a_broken_json_line_is_reported_at_its_own_column(tmp_path: Path) -> None:

@@ -309,6 +309,30 @@ def test_sc_report_records_every_check_under_its_test(sub: pytest.Pytester) -> N
     assert report["results"][0]["message"] is None
 
 
+@pytest.mark.parametrize("xdist", [(), ("-p", "xdist", "-n", "2")], ids=["serial", "xdist"])
+def test_a_check_made_at_collection_is_filed_outside_any_test(sub: pytest.Pytester, xdist: tuple[str, ...]) -> None:
+    # A module-level check was filed under the first test to run, as that test's setup; under xdist, each worker
+    # collects the module and so makes it: one worker's is kept, as many checks as without xdist.
+    make_tests(
+        sub,
+        """
+        MODULE = assert_sufficient(ANSWERED, CHUNKS, "partial")
+
+        def test_a():
+            pass
+
+        def test_b():
+            assert_sufficient(UNANSWERED, CHUNKS, "insufficient")
+        """,
+    )
+    result = run(sub, "--sc-report", "sc.json", *xdist)
+    result.assert_outcomes(passed=2)
+    report = json.loads((sub.path / "sc.json").read_text(encoding="utf-8"))
+    rows = sorted(((r["nodeid"] or ""), r["when"] or "", r["level"]) for r in report["results"])
+    assert rows == [("", "", "partial"), ("test_it.py::test_b", "call", "insufficient")]
+    assert report["counts"] == {"checks": 2, "passed": 2, "failed": 0}
+
+
 # -- loading ---------------------------------------------------------------------------------------------------------
 
 

@@ -197,6 +197,8 @@ def eval_(
 
     from ..evaluation import evaluate_file
 
+    if out is not None and out.exists() and not out.is_dir():  # else mkdir's bare "[Errno 17] File exists"
+        raise InputError(f"--out: {os.fspath(out)!r} is not a folder; give the folder to write the results in")
     if engine == "ray":
         _eval_on_ray(dataset, out, embedding_model, workers, address, config, json_out, verbose)
         return
@@ -322,6 +324,8 @@ def calibrate(
 
     if not dataset.is_file():
         raise InputError(f"DATASET: {os.fspath(dataset)!r} is not a file")
+    if out.is_dir():  # checked before the fit, which can take minutes
+        raise InputError(f"--out: {os.fspath(out)!r} is a folder; give the configuration file to write")
     if out.exists() and os.path.samefile(dataset, out):  # writing the config there would erase the data
         raise InputError(f"--out: {os.fspath(out)!r} is the dataset; writing the configuration would erase it")
     result = fit(dataset, target_precision, checker=_checker(config), coverage=_coverage(config), threads=workers)

@@ -6,6 +6,7 @@ configuration file that ``SufficientContextChecker.from_config``, ``ClaimCoverag
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -63,10 +64,17 @@ class Calibration:
             body = yaml.safe_dump(self.to_config(), sort_keys=False)
         except ImportError:
             body = json.dumps(self.to_config(), indent=2) + "\n"
+        if os.path.isdir(path):  # os.replace would fail only after writing, and leave the .tmp file behind
+            raise ValueError(f"path: {os.fspath(path)!r} is a folder; give the configuration file to write")
         tmp = f"{os.fspath(path)}.tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(header + body)
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(header + body)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
 
 def _edges() -> Any:

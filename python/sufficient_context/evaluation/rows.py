@@ -52,11 +52,14 @@ def parse_label(value: Any) -> bool | None:
 def parse_row(line: int, data: Any) -> Row:
     if not isinstance(data, dict):
         raise RowError(line, f"a row must be a JSON object; got {type(data).__name__}")
-    query = data.get("query")
+    if "query" not in data:  # a misspelled field ("question", "querry") is the usual cause: name the row's fields
+        raise RowError(line, f"query is missing (the row's fields: {_fields(data)})")
+    query = data["query"]
     if not isinstance(query, str) or not query.strip():
-        raise RowError(line, "query must be a non-empty string")
+        got = repr(query) if isinstance(query, str) else type(query).__name__
+        raise RowError(line, f"query must be a non-empty string; got {got}")
     if "contexts" not in data:
-        raise RowError(line, "contexts is missing (a list of chunks or strings)")
+        raise RowError(line, f"contexts is missing: a list of chunks or strings (the row's fields: {_fields(data)})")
     try:
         chunks = as_chunks(data["contexts"])
     except (TypeError, ValueError) as exc:
@@ -79,6 +82,12 @@ def parse_row(line: int, data: Any) -> Row:
         label=label,
         kind=None if kind is None else str(kind),
     )
+
+
+def _fields(data: dict[Any, Any]) -> str:
+    names = [str(k) for k in data]
+    shown = ", ".join(repr(n[:40]) for n in names[:10])  # a row of 10,000 keys, or a 1 MB key, stays one line
+    return (shown + (f" and {len(names) - 10} more" if len(names) > 10 else "")) or "none"
 
 
 Source = Union[str, "os.PathLike[str]", BinaryIO]

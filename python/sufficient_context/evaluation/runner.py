@@ -184,6 +184,8 @@ def evaluate_file(
     out = None if out_dir is None else Path(out_dir)
     handle: IO[str] | None = None
     outputs = () if out is None else (out / "results.jsonl", out / "summary.json", out / "report.html")
+    if out is not None and out.exists() and not out.is_dir():
+        raise ValueError(f"out_dir: {os.fspath(out)!r} is not a folder")
     if isinstance(source, (str, os.PathLike)):
         for output in outputs:
             if output.exists() and os.path.samefile(source, output):

@@ -55,10 +55,12 @@ A bad value stops pytest with a usage error naming the option.
 Report
 ------
 ``--sc-report PATH`` writes (atomically) a JSON summary of the checks the helpers made: ``counts`` (checks, passed,
-failed) and ``results``, one per check: ``nodeid`` and ``when`` (setup, call or teardown) of the test that made it,
-``kind`` ("sufficiency" or "grounded"), ``passed``, then ``level``, ``required_level``, ``score``, ``threshold`` and
-``missing_terms``, or ``supported_ratio``, ``attribution_coverage``, ``min_attribution``, ``is_grounded``,
-``unknown_citations`` and ``missing_citations``; and ``message``, the failure message (null when it passed).
+failed) and ``results``, one per check: ``nodeid`` and ``when`` (setup, call or teardown) of the test that made it
+(both null for a check made outside any test, such as a module-level one at collection; under xdist, counted once,
+not once per worker), ``kind`` ("sufficiency" or "grounded"), ``passed``, then ``level``, ``required_level``,
+``score``, ``threshold`` and ``missing_terms``, or ``supported_ratio``, ``attribution_coverage``,
+``min_attribution``, ``is_grounded``, ``unknown_citations`` and ``missing_citations``; and ``message``, the failure
+message (null when it passed).
 """
 
 from __future__ import annotations

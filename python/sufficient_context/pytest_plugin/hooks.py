@@ -56,7 +56,8 @@ def pytest_configure(config: pytest.Config) -> None:
         if full.is_symlink() or (full.exists() and not full.is_file()):
             raise pytest.UsageError(f"--sc-report {path}: is not a regular file; give the path of a file to write")
         # An xdist worker records (its reports carry the checks to the controller) but does not write.
-        reporter = ReportPlugin(full, write=not hasattr(config, "workerinput"))
+        worker = getattr(config, "workerinput", None)
+        reporter = ReportPlugin(full, write=worker is None, worker=None if worker is None else worker["workerid"])
         config.pluginmanager.register(reporter, _REPORT_PLUGIN)
         record = reporter.recorder.add
     session = testing._Session(settings.checker, settings.claim_coverage, record)

@@ -17,6 +17,8 @@ from .. import __version__
 __all__ = ["Recorder", "ReportPlugin", "write_json_atomic"]
 
 _REPORT_ATTRIBUTE = "sc_checks"  # a test phase's checks, on its TestReport (so they travel with it under xdist)
+# The checks made before a test began, outside any test (a module-level check, at collection), on its first report.
+_OUTSIDE_ATTRIBUTE = "sc_checks_outside"
 
 
 class Recorder:
@@ -49,22 +51,38 @@ class ReportPlugin:
     """Registered for ``--sc-report PATH``: files each check under the test (and phase) that made it, and writes the
     summary at the end of the session."""
 
-    def __init__(self, path: Path, *, write: bool) -> None:
+    def __init__(self, path: Path, *, write: bool, worker: str | None = None) -> None:
         self.path = path
         self.recorder = Recorder()
         self._write = write
+        self._worker = worker  # the xdist worker's id, in a worker
+        self._outside: list[dict[str, Any]] = []
+        self._outside_from: str | None = None  # the one worker whose checks made outside any test are kept
         self._written = False
         self._error: str | None = None
+
+    def pytest_runtest_logstart(self) -> None:
+        # Checks pending as a test begins were made outside any test (at collection): not the test's own.
+        self._outside.extend(self.recorder.take())
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
+        if self._outside:
+            setattr(report, _OUTSIDE_ATTRIBUTE, {"worker": self._worker, "checks": self._outside})
+            self._outside = []
         checks = self.recorder.take()
         if checks:
             setattr(report, _REPORT_ATTRIBUTE, checks)
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        outside = getattr(report, _OUTSIDE_ATTRIBUTE, None)
+        # Every xdist worker collects every module, so each makes the collection's checks: one worker's are kept,
+        # as many as a run without xdist makes.
+        if outside and self._outside_from in (None, outside["worker"]):
+            self._outside_from = outside["worker"]
+            self.recorder.collect(None, None, list(outside["checks"]))
         checks = getattr(report, _REPORT_ATTRIBUTE, None)
         if checks:
             self.recorder.collect(report.nodeid, report.when, list(checks))
