@@ -296,6 +296,22 @@ def _labelled_rows() -> list[dict[str, Any]]:
     return rows
 
 
+def test_eval_with_no_usable_row_is_an_input_error_not_a_pass(tmp_path: Path) -> None:
+    # A CSV file, or the wrong file: "0 rows evaluated" with exit 0 would pass a CI job that checked nothing.
+    csv = tmp_path / "rows.csv"
+    csv.write_text("query,contexts\r\nWhat is X?,X is Y.\r\n", encoding="utf-8")
+    for args in (("eval", str(csv)), ("eval", str(csv), "--json"), ("eval", str(csv), "--out", str(tmp_path / "o"))):
+        done = run(*args)
+        assert done.returncode == 2, done.stdout
+        assert done.stdout == ""
+        assert f"DATASET: '{csv}': none of its 2 rows could be evaluated; line 1: not valid JSON" in done.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n", encoding="utf-8")
+    done = run("eval", str(empty))
+    assert done.returncode == 2
+    assert "holds no row (JSONL: one JSON object per line)" in done.stderr
+
+
 def test_eval_writes_results_summary_and_report_and_reports_bad_rows(tmp_path: Path) -> None:
     data = tmp_path / "turns.jsonl"
     lines = [json.dumps(r) for r in _labelled_rows()]

@@ -242,12 +242,25 @@ def eval_(
                 click.echo(f"sufficient-context: interrupted; the rows done so far are in {partial}", err=True)
             raise
     document = summary.to_dict()
+    _require_rows(document, dataset)
     if json_out:
         render.print_json(document)
         return
     render.evaluation(document, None if out is None else os.fspath(out), report=report)
     if verbose:
         render.print_json(document)
+
+
+def _require_rows(summary: dict[str, Any], dataset: Path) -> None:
+    """No row evaluated is an input error, not a pass: a CSV file, the wrong file, every row misspelled."""
+    if summary["rows"] > 0:
+        return
+    where = f"DATASET: {os.fspath(dataset)!r}"
+    if summary["bad_rows"] == 0:
+        raise InputError(f"{where} holds no row (JSONL: one JSON object per line)")
+    first = summary["bad_row_examples"][0]
+    raise InputError(f"{where}: none of its {summary['bad_rows']} rows could be evaluated; line {first['line']}: "
+                     f"{first['error']}")  # fmt: skip
 
 
 def _eval_on_ray(
@@ -282,6 +295,7 @@ def _eval_on_ray(
         report = False
         summary = run(dataset, out, config=config, address=address, threads=workers or 1, report=False)
     document = summary.to_dict()
+    _require_rows(document, dataset)
     if json_out:
         render.print_json(document)
         return
