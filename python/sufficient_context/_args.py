@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, SupportsFloat, TypeVar
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
 
 INT_MAX = 2**31 - 1  # counts beyond this are never meaningful, and the core's integers must hold them
 
@@ -171,3 +174,9 @@ def text_of(value: Any, name: str) -> str:
     raise TypeError(
         f"{name} must be a str or an object with .content / .response / .text holding text; got {type(value).__name__}"
     )
+
+
+def replace_surrogates(text: str) -> str:
+    """`text` with lone surrogates (a JSON ``"\\ud800"`` escape, ``surrogateescape`` decoding) as U+FFFD, as the
+    checks read them: same length, and a UTF-8 form for prompts, JSON and logs."""
+    return _SURROGATES.sub("\ufffd", text)

@@ -362,3 +362,19 @@ def test_a_file_name_with_a_line_break_cannot_forge_a_source_line() -> None:
     assert len(sources) == len(result.sources)
     assert all(line.startswith("- [S") for line in sources)
     assert not any("[S9]" in line or "[S8]" in line for line in sources)
+
+
+def test_lone_surrogates_from_the_model_or_the_query_leave_an_envelope_utf8_can_hold(tmp_path: Path) -> None:
+    # A model server's JSON may hold a "\udce2" escape (a byte it could not decode); a gateway query may too. The
+    # checks read them as U+FFFD; the answer, the prompt and the envelope's JSON used to keep them, and every UTF-8
+    # writer (the gateway's response, a file) failed on them.
+    llm = Recorder(GOOD.replace(" [S1].", " \udce2 [S1]."))
+    with sc.QueryLog(tmp_path / "log.db") as log:
+        result = sc.GroundedAnswerer(query_log=log).answer(SAMPLE_QUERY + " \ud800", SCORED, llm)
+        (row,) = log.rows()
+    assert result.status == "answered"
+    assert "\ufffd [S1]." in result.answer
+    assert result.query == SAMPLE_QUERY + " \ufffd"
+    assert json.loads(result.to_json().encode("utf-8"))["answer"] == result.answer
+    assert llm.calls[0][1] == f"Question: {SAMPLE_QUERY} \ufffd"
+    assert (row["question"], row["answer"]) == (result.query, result.answer)

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .._args import as_float
+from .._args import as_float, replace_surrogates
 from ..assembly import (
     CAVEAT,
     DECLINE_TEMPLATE,
@@ -189,6 +189,8 @@ class GroundedAnswerer:
         started = time.perf_counter()
         if not isinstance(query, str):
             raise TypeError(f"query must be a str; got {type(query).__name__}")
+        # The checks read lone surrogates as U+FFFD; the prompt, the envelope and its JSON need them gone too.
+        query = replace_surrogates(query)
         given = as_chunks(chunks, argument="chunks")
         generator: Generator | None = None
         kind = "extractive"
