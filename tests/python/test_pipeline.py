@@ -408,3 +408,20 @@ def test_the_models_refusal_is_not_regenerated() -> None:
     assert result.checks["generator_calls"] == 1
     assert result.status == "insufficient_evidence"
     assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+
+
+def test_a_messages_thinking_and_tool_blocks_are_skipped_and_its_text_blocks_stay_sentences() -> None:
+    # Claude's extended thinking (LangChain: a "thinking" block before the text blocks), a reasoning summary, a
+    # tool call: the list was not all text, so the text came from AIMessage.text, which joins the text blocks without
+    # a break, and the unsupported second block rode on the first one's sentence.
+    from langchain_core.messages import AIMessage
+
+    for other in ({"type": "thinking", "thinking": "The moon is made of cheese.", "signature": "x"},
+                  {"type": "reasoning", "summary": [{"type": "summary_text", "text": "The moon is made of cheese."}]},
+                  {"type": "tool_use", "id": "t1", "name": "search", "input": {"q": "moon"}}):  # fmt: skip
+        message = AIMessage(
+            content=[other, {"type": "text", "text": GOOD}, {"type": "text", "text": "It is bailable."}]
+        )
+        result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, lambda system, user, m=message: m)
+        assert [claim["sentence"] for claim in result.claims] == [GOOD, "It is bailable."]
+        assert (result.status, result.answer, result.removed_sentences) == ("answered", GOOD, ("It is bailable.",))
