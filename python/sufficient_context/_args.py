@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, SupportsFloat, TypeVar
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
 
 INT_MAX = 2**31 - 1  # counts beyond this are never meaningful, and the core's integers must hold them
 
@@ -155,8 +158,9 @@ def finite_or_none(value: Any, name: str) -> float | None:
 
 def text_of(value: Any, name: str) -> str:
     """The text of an answer-like value: a str, a LangChain message (``.content``: a str, or a list of content blocks
-    whose text parts are joined), a LlamaIndex ``Response`` (``.response``) or ``CompletionResponse`` (``.text``).
-    TypeError naming `name` otherwise (and for a Response whose text is None)."""
+    whose text blocks are joined one a line, thinking, reasoning, tool and image blocks skipped), a LlamaIndex
+    ``Response`` (``.response``) or ``CompletionResponse`` (``.text``). TypeError naming `name` otherwise (and for a
+    Response whose text is None)."""
     if isinstance(value, str):
         return value
     for attribute in ("content", "response", "text"):
@@ -164,10 +168,19 @@ def text_of(value: Any, name: str) -> str:
         if isinstance(inner, str):
             return inner
         if attribute == "content" and isinstance(inner, list):
-            parts = [p if isinstance(p, str) else p.get("text") for p in inner if isinstance(p, (str, dict))]
+            # Blocks of another type (a model's "thinking" or "reasoning", a "tool_use", an image) are not the
+            # answer: LangChain's own .text skips them too, but joins the text blocks without a break.
+            parts = [p if isinstance(p, str) else p.get("text") for p in inner
+                     if isinstance(p, str) or (isinstance(p, dict) and p.get("type", "text") == "text")]  # fmt: skip
             if all(isinstance(p, str) for p in parts) and parts:
                 # a line break between blocks: one block's last sentence must not run into the next one's first
                 return "\n".join(p for p in parts if isinstance(p, str))
     raise TypeError(
         f"{name} must be a str or an object with .content / .response / .text holding text; got {type(value).__name__}"
     )
+
+
+def replace_surrogates(text: str) -> str:
+    """`text` with lone surrogates (a JSON ``"\\ud800"`` escape, ``surrogateescape`` decoding) as U+FFFD, as the
+    checks read them: same length, and a UTF-8 form for prompts, JSON and logs."""
+    return _SURROGATES.sub("\ufffd", text)

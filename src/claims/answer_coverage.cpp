@@ -1,6 +1,8 @@
 #include "claims/answer_coverage.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <unordered_set>
@@ -136,6 +138,32 @@ void prepare(Check& check, std::string_view text, text::Span span, bool all_if_u
   }
   text::citation_runs(text, p.runs);
   check.analyzer().claim(text, p.runs, p.profile);
+}
+
+/// "<score> (<id>) < <threshold>" of a reason whose score is under the threshold: two decimals
+/// (fixed2), or, when those print the same number, as many more as tell them apart (up to six),
+/// the score cut rather than rounded: "0.299 (S1) < 0.300", never "0.30 (S1) < 0.30".
+std::string under(double score, double threshold, const std::string& id) {
+  const std::string thr = fixed2(threshold);
+  std::string two = fixed2(score);
+  if (two == thr && score >= 0.0 && score < threshold && threshold <= 1.0) {
+    for (int digits = 3; digits <= 6; ++digits) {
+      const double scale = std::pow(10.0, digits);
+      const auto cut = static_cast<std::uint64_t>(std::floor(score * scale));
+      const auto limit = static_cast<std::uint64_t>(std::llround(threshold * scale));
+      if (cut >= limit) continue;
+      const auto print = [digits](std::uint64_t units) {
+        std::string out = std::to_string(units);
+        if (out.size() <= static_cast<std::size_t>(digits)) {
+          out.insert(0, static_cast<std::size_t>(digits) + 1 - out.size(), '0');
+        }
+        out.insert(out.size() - static_cast<std::size_t>(digits), ".");
+        return out;
+      };
+      return print(cut) + " (" + id + ") < " + print(limit);
+    }
+  }
+  return two + " (" + id + ") < " + thr;
 }
 
 std::string join_ids(Check& check, const std::vector<std::size_t>& chunks) {
@@ -334,8 +362,8 @@ ClaimResult decide(Check& check, Pending& p) {
     if (r.has_content && r.score >= r.threshold) {
       r.reason = "no citation; " + id + " supports it (" + fixed2(r.score) + "): cite it";
     } else if (r.has_content) {
-      r.reason = "no citation, and no chunk supports it: best support " + fixed2(r.score) + " (" +
-                 id + ") < " + thr + shortfall(check, p.profile, best, best_support);
+      r.reason = "no citation, and no chunk supports it: best support " +
+                 under(r.score, r.threshold, id) + shortfall(check, p.profile, best, best_support);
     } else {
       r.reason = "no citation";
     }
@@ -346,8 +374,8 @@ ClaimResult decide(Check& check, Pending& p) {
     r.reason = "covered by " + join_ids(check, r.covering) + " (support " + fixed2(r.score) +
                " >= " + thr + ")" + unknown;
   } else {
-    r.reason = "not covered: best support " + fixed2(r.score) + " (" +
-               std::string(check.chunks()[best].id) + ") < " + thr +
+    r.reason = "not covered: best support " +
+               under(r.score, r.threshold, std::string(check.chunks()[best].id)) +
                shortfall(check, p.profile, best, best_support) + unknown;
   }
   return r;

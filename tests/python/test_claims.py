@@ -689,3 +689,27 @@ def test_dataset_sample_separates_supported_from_unsupported_at_the_shipped_thre
         neg = [not c.is_covered for c, r in zip(said, part) if r["label"] == "unsupported"]
         balanced = (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
         assert balanced >= 0.75, (name, balanced)
+
+
+def test_a_score_just_under_the_threshold_is_not_printed_as_the_threshold() -> None:
+    # 0.2991 printed with two decimals read "best support 0.30 (S1) < 0.30" in the reason a pipeline shows.
+    chunk = [{"id": "S1", "content": "Whoever cheats shall be punished with imprisonment up to seven years, and "
+                                     "shall also be liable to fine."}]  # fmt: skip
+    claim = "Whoever cheats shall be punished with imprisonment up to seven years s1"
+    cc = ClaimCoverage()
+    cited = cc.check_answer(f"{claim} [S1].", chunk).claims[0]
+    assert cited.score == pytest.approx(0.2991, abs=1e-4)
+    assert cited.reason == "not covered: best support 0.299 (S1) < 0.300; missing from S1: 's1'"
+    uncited = cc.check_claim(f"{claim}.", chunk)
+    assert uncited.reason.startswith("no citation, and no chunk supports it: best support 0.299 (S1) < 0.300;")
+    chunks = [*chunk, {"id": "S2", "content": "Cheating is an offence."}]
+    result = sufficient_context.GroundedAnswerer().answer(
+        "What is the punishment for cheating?", chunks, lambda system, user: f"{claim} [S1]."
+    )
+    assert result.claims[0]["reason"] == cited.reason
+    # far from the threshold: two decimals as before
+    assert (
+        cc.check_answer("Cheating is bailable [S1].", chunk)
+        .claims[0]
+        .reason.startswith("not covered: best support 0.12 (S1) < 0.30")
+    )

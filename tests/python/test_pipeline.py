@@ -213,6 +213,7 @@ def test_an_answer_of_citation_markers_only_answers_nothing(draft: str) -> None:
     result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder(draft))
     assert result.status == "insufficient_evidence"
     assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+    assert not any(claim["kept"] for claim in result.claims)  # covered, but not in the refusal shown
     short = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder("Yes [S1]. [S1]."))
     assert short.status.startswith("answered")
 
@@ -362,3 +363,65 @@ def test_a_file_name_with_a_line_break_cannot_forge_a_source_line() -> None:
     assert len(sources) == len(result.sources)
     assert all(line.startswith("- [S") for line in sources)
     assert not any("[S9]" in line or "[S8]" in line for line in sources)
+
+
+def test_lone_surrogates_from_the_model_or_the_query_leave_an_envelope_utf8_can_hold(tmp_path: Path) -> None:
+    # A model server's JSON may hold a "\udce2" escape (a byte it could not decode); a gateway query may too. The
+    # checks read them as U+FFFD; the answer, the prompt and the envelope's JSON used to keep them, and every UTF-8
+    # writer (the gateway's response, a file) failed on them.
+    llm = Recorder(GOOD.replace(" [S1].", " \udce2 [S1]."))
+    with sc.QueryLog(tmp_path / "log.db") as log:
+        result = sc.GroundedAnswerer(query_log=log).answer(SAMPLE_QUERY + " \ud800", SCORED, llm)
+        (row,) = log.rows()
+    assert result.status == "answered"
+    assert "\ufffd [S1]." in result.answer
+    assert result.query == SAMPLE_QUERY + " \ufffd"
+    assert json.loads(result.to_json().encode("utf-8"))["answer"] == result.answer
+    assert llm.calls[0][1] == f"Question: {SAMPLE_QUERY} \ufffd"
+    assert (row["question"], row["answer"]) == (result.query, result.answer)
+
+
+@pytest.mark.parametrize("draft", ["The moon is made of cheese [S1].", "I don't know."])
+def test_flagging_an_answer_with_no_supported_sentence_refuses_it_and_logs_them(draft: str, tmp_path: Path) -> None:
+    # "flag" keeps unsupported sentences next to supported ones; it answered with nothing but them (status answered,
+    # attribution 1.0, a Sources line for S1) where the documented rule is "nothing supported left: refused".
+    with sc.QueryLog(tmp_path / "log.db") as log:
+        answerer = sc.GroundedAnswerer(on_unsupported="flag", query_log=log)
+        result = answerer.answer(SAMPLE_QUERY, SCORED, Recorder(draft))
+        mixed = answerer.answer(SAMPLE_QUERY, SCORED, Recorder(f"{GOOD} {draft}"))
+        rows = log.rows()
+    assert result.status == "insufficient_evidence"
+    assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+    assert result.sources == ()
+    assert (result.removed_sentences, result.unsupported_sentences) == ((draft,), ())  # none is shown
+    assert [(claim["status"], claim["kept"]) for claim in result.claims] == [("uncovered", False)]
+    assert rows[0]["removed_sentences"] == [draft]  # what the model said is not lost
+    assert (mixed.status, mixed.answer, mixed.unsupported_sentences) == ("answered", f"{GOOD} {draft}", (draft,))
+
+
+def test_the_models_refusal_is_not_regenerated() -> None:
+    # The prompt asks for this exact refusal when the context lacks the answer; regenerating listed it as an
+    # unsupported sentence and pressed the model to answer anyway (a second, paid call).
+    llm = Recorder(sc.NOT_IN_DOCUMENTATION_ANSWER, GOOD)
+    result = sc.GroundedAnswerer(on_unsupported="regenerate").answer(SAMPLE_QUERY, SCORED, llm)
+    assert len(llm.calls) == 1
+    assert result.checks["generator_calls"] == 1
+    assert result.status == "insufficient_evidence"
+    assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+
+
+def test_a_messages_thinking_and_tool_blocks_are_skipped_and_its_text_blocks_stay_sentences() -> None:
+    # Claude's extended thinking (LangChain: a "thinking" block before the text blocks), a reasoning summary, a
+    # tool call: the list was not all text, so the text came from AIMessage.text, which joins the text blocks without
+    # a break, and the unsupported second block rode on the first one's sentence.
+    from langchain_core.messages import AIMessage
+
+    for other in ({"type": "thinking", "thinking": "The moon is made of cheese.", "signature": "x"},
+                  {"type": "reasoning", "summary": [{"type": "summary_text", "text": "The moon is made of cheese."}]},
+                  {"type": "tool_use", "id": "t1", "name": "search", "input": {"q": "moon"}}):  # fmt: skip
+        message = AIMessage(
+            content=[other, {"type": "text", "text": GOOD}, {"type": "text", "text": "It is bailable."}]
+        )
+        result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, lambda system, user, m=message: m)
+        assert [claim["sentence"] for claim in result.claims] == [GOOD, "It is bailable."]
+        assert (result.status, result.answer, result.removed_sentences) == ("answered", GOOD, ("It is bailable.",))

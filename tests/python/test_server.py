@@ -63,8 +63,8 @@ ZERO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
 
 class FakeUpstream:
     """An OpenAI-compatible chat completions server on loopback. mode "answer" copies the first sentence of the
-    [S1] excerpt with its citation, with `usage` (None: none sent); "error" answers HTTP 500; "hang" waits (until
-    released) without answering."""
+    [S1] excerpt with its citation, with `usage` (None: none sent) ("surrogate": with a lone surrogate escape before
+    the citation); "error" answers HTTP 500; "hang" waits (until released) without answering."""
 
     def __init__(self) -> None:
         self.mode = "answer"
@@ -93,7 +93,8 @@ class FakeUpstream:
                     lines = system.split("\n")
                     excerpt = next(lines[i + 1] for i, line in enumerate(lines) if line.startswith("[S1] "))
                     sentence = re.split(r"(?<=[.!?])\s", excerpt)[0].rstrip(".")
-                    message = {"role": "assistant", "content": f"{sentence} [S1]."}
+                    odd = " \udce2" if owner.mode == "surrogate" else ""  # json.dumps writes "\udce2"
+                    message = {"role": "assistant", "content": f"{sentence}{odd} [S1]."}
                     reply: dict[str, Any] = {"choices": [{"index": 0, "message": message}]}
                     if owner.usage is not None:
                         reply["usage"] = owner.usage
@@ -465,6 +466,28 @@ def test_upstream_error_is_502(gw: Gateway, upstream: FakeUpstream) -> None:
         upstream.mode = "answer"
     assert response.status_code == 502
     assert "HTTP 500" in response.json()["error"]["message"]
+
+
+def test_lone_surrogates_in_the_models_reply_or_the_question_are_answered_not_500(
+    gw: Gateway, upstream: FakeUpstream
+) -> None:
+    # JSON may escape a lone surrogate ("\udce2"): in the upstream's reply it reached the answer, in the question
+    # the prompt and the envelope, and the response had no UTF-8 form (500; a reset connection when streaming).
+    question = json.dumps(SUFFICIENT + " \ud800").encode()  # ASCII: the escape travels as written
+    upstream.mode = "surrogate"
+    try:
+        for stream in (b"false", b"true"):
+            raw = b'{"stream": ' + stream + b', "messages": [{"role": "user", "content": ' + question + b"}]}"
+            response = gw.client.post("/v1/chat/completions", content=raw, headers=JSON)
+            assert response.status_code == 200
+            if stream == b"true":
+                events = _events(response)
+                text = "".join(e["choices"][0]["delta"].get("content", "") for e in events[:-1] if e["choices"])
+            else:
+                text = response.json()["choices"][0]["message"]["content"]
+            assert "\ufffd [S1]." in text
+    finally:
+        upstream.mode = "answer"
 
 
 def test_slow_upstream_is_504_within_the_timeout_with_the_sufficiency(gw: Gateway, upstream: FakeUpstream) -> None:

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .._args import as_float
+from .._args import as_float, replace_surrogates
 from ..assembly import (
     CAVEAT,
     DECLINE_TEMPLATE,
@@ -189,6 +189,8 @@ class GroundedAnswerer:
         started = time.perf_counter()
         if not isinstance(query, str):
             raise TypeError(f"query must be a str; got {type(query).__name__}")
+        # The checks read lone surrogates as U+FFFD; the prompt, the envelope and its JSON need them gone too.
+        query = replace_surrogates(query)
         given = as_chunks(chunks, argument="chunks")
         generator: Generator | None = None
         kind = "extractive"
@@ -226,7 +228,10 @@ class GroundedAnswerer:
         checks["generator_calls"] = 1 if generator is not None else 0
         checks["claims"] = True
         report = self._validate(draft, labelled)
-        if self.on_unsupported == "regenerate" and generator is not None and report is not None and report.uncovered:
+        # The model's own refusal is what the prompt asks for when the context lacks the answer: asking again
+        # would press it to answer anyway.
+        if (self.on_unsupported == "regenerate" and generator is not None and report is not None and report.uncovered
+                and not _is_refusal(draft)):  # fmt: skip
             listed = "\n".join(f"- {claim.sentence}" for claim in report.uncovered)
             draft = generator(system + STRICT_INSTRUCTION.format(sentences=listed), user)
             checks["generator_calls"] = 2
@@ -256,10 +261,13 @@ class GroundedAnswerer:
              "reason": c.reason, "kept": id(c) in kept_ids}
             for c in report.claims
         )  # fmt: skip
-        if not any(_says_something(c) for c in kept) or not final:
+        # Nothing supported left is a refusal in every mode: "flag" keeps unsupported sentences, but an answer made
+        # of them alone must not go out as answered; none is shown, so they are removed (and logged as such).
+        if not any(c.is_covered and _says_something(c) for c in kept) or not final:
             return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
                                 gating=gating, sufficiency=result, checks=checks,
-                                removed=removed, claims=validation)  # fmt: skip
+                                removed=removed + unsupported,
+                                claims=tuple({**c, "kept": False} for c in validation))  # fmt: skip
         claims_kept = [c for c in kept if not c.is_meta]
         attributed = sum(any(cid in owners for cid in c.citations) for c in claims_kept)
         attribution = attributed / len(claims_kept)

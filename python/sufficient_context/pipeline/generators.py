@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._args import text_of
+from .._args import replace_surrogates, text_of
 
 __all__ = ["Generator", "as_generator"]
 
@@ -31,8 +31,10 @@ def _is_plain_function(obj: Any) -> bool:
 
 
 def _text_of(value: Any, where: str) -> str:
-    # LangChain returns an AIMessage (.content), LlamaIndex a CompletionResponse (.text).
-    return text_of(value, f"{where} (its return value)")
+    # LangChain returns an AIMessage (.content), LlamaIndex a CompletionResponse (.text). Lone surrogates (a JSON
+    # "\\udce2" escape in a model server's reply) become U+FFFD, as the checks read them: the answer, the envelope's
+    # JSON and the gateway's response must all have a UTF-8 form.
+    return replace_surrogates(text_of(value, f"{where} (its return value)"))
 
 
 def _callable(fn: Callable[..., Any]) -> Generator:
