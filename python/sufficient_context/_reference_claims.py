@@ -570,12 +570,31 @@ def match_phrase_at(keys: Sequence[str], pos: int, pattern: Sequence[str]) -> in
     return go(pos, 0)
 
 
-def meta_phrase_end(tokens: list[Token], patterns: Iterable[Sequence[str]]) -> int | None:
-    """Token index just past the longest meta phrase opening the token list, or None."""
+_SPACE = " \t\n\r\x0b\x0c"
+
+
+def list_label_end(text: str, tokens: Sequence[Token]) -> int:
+    """1 when the first token is a list label ("1. ", "2) ", "(3) "): 1-3 ASCII digits with nothing before them but
+    spaces and an optional "(", then "." or ")" and a space or the end. Else 0."""
+    if not tokens:
+        return 0
+    first = tokens[0]
+    digits = text[first.start : first.end]
+    if not (first.is_number and 1 <= len(digits) <= 3 and all("0" <= c <= "9" for c in digits)):
+        return 0
+    before = text[: first.start].lstrip(_SPACE)
+    if before not in ("", "("):
+        return 0
+    after = text[first.end : first.end + 2]
+    return int(after[:1] in (".", ")") and after[:1] != "" and (len(after) == 1 or after[1] in _SPACE))
+
+
+def meta_phrase_end(tokens: list[Token], patterns: Iterable[Sequence[str]], start: int = 0) -> int | None:
+    """Token index just past the longest meta phrase opening the token list at token `start`, or None."""
     keys = [t.key for t in tokens]
     best: int | None = None
     for pattern in patterns:
-        end = match_phrase_at(keys, 0, pattern)
+        end = match_phrase_at(keys, start, pattern)
         if end is not None and (best is None or end > best):
             best = end
     return best
@@ -649,12 +668,13 @@ class Checker:
         res = _support(claim, chunk_text, chunk_tokens, self.zipf, self.stop, self.relations)
         return res.score, res.overlap
 
-    def _scored(self, claim: list[Token]) -> list[Token]:
-        """The tokens the default score reads: an opening meta phrase is no part of the claim."""
+    def _scored(self, sentence: str, claim: list[Token]) -> list[Token]:
+        """The tokens the default score reads: an opening list label or meta phrase is no part of the claim."""
         if self.mode == "reference":
             return claim
-        end = meta_phrase_end(claim, self.patterns)
-        return claim[end:] if end else claim
+        label = list_label_end(sentence, claim)
+        end = meta_phrase_end(claim, self.patterns, label)
+        return claim[max(label, end or 0) :]
 
     def _has_content(self, sentence: str, claim: list[Token]) -> bool:
         if self.mode == "reference":
@@ -663,7 +683,7 @@ class Checker:
 
     def is_meta(self, sentence: str, claim: list[Token], chunks: Sequence[tuple[str, str, list[Token]]]) -> bool:
         """Opens with a meta phrase, and the rest has no number, no name and no content word found in any chunk."""
-        end = meta_phrase_end(claim, self.patterns)
+        end = meta_phrase_end(claim, self.patterns, list_label_end(sentence, claim) if self.mode == "default" else 0)
         if end is None:
             return False
         rest = claim[end:]
@@ -691,7 +711,7 @@ class Checker:
         """`evidence_ids`: the known chunks it cites, or every chunk for an uncited check_claim (scored, never
         covering: an uncited sentence is covered only when meta)."""
         by_id = {cid: (text, toks) for cid, text, toks in chunks}
-        scored = self._scored(claim)
+        scored = self._scored(sentence, claim)
         pairs = {cid: self._scores(sentence, scored, by_id[cid][0], by_id[cid][1]) for cid in evidence_ids}
         overlaps = {cid: overlap for cid, (_, overlap) in pairs.items()}
         threshold = self.min_overlap * self.multi_citation_factor if several else self.min_overlap
@@ -716,7 +736,7 @@ class Checker:
     # -- public ------------------------------------------------------------------------------------------------------
     def support(self, sentence: str, chunk_text: str) -> float:
         """The score check_claim gives `sentence` against one chunk (citations aside)."""
-        claim = self._scored(tokenize(sentence))
+        claim = self._scored(sentence, tokenize(sentence))
         return self._score(sentence, claim, chunk_text, tokenize(chunk_text) if self.mode == "default" else [])
 
     def check_claim(self, sentence: str, chunks: Sequence[tuple[str, str]]) -> ClaimCheck:
@@ -745,7 +765,7 @@ class Checker:
             unknown += [c for c in cited if c not in ids and c not in unknown]
             cited_anywhere.update(known)
             claim = tokenize(sentence)
-            tokens_of.append(self._scored(claim))
+            tokens_of.append(self._scored(sentence, claim))
             claims.append(self._decide(sentence, start, claim, cited, prepared, known, len(known) > 1))
         missing = []
         for cid, text, toks in prepared:

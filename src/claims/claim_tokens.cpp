@@ -248,6 +248,22 @@ bool gap_ends_sentence(std::string_view text, std::size_t begin, std::size_t end
   return found;
 }
 
+bool is_list_label(std::string_view text, const text::Token& first) noexcept {
+  const auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  const std::string_view digits = first.text;
+  if (first.kind != text::TokenKind::Number || digits.empty() || digits.size() > 3 ||
+      digits.find_first_not_of("0123456789") != std::string_view::npos) {
+    return false;
+  }
+  std::size_t before = 0;
+  while (before < first.offset && space(text[before])) ++before;
+  if (before < first.offset && text[before] == '(') ++before;
+  const std::size_t after = first.offset + digits.size();
+  if (before != first.offset || after >= text.size()) return false;
+  if (text[after] != '.' && text[after] != ')') return false;
+  return after + 1 == text.size() || space(text[after + 1]);
+}
+
 std::vector<text::Span> citation_runs_of(std::string_view text) {
   if (text.find('[') == std::string_view::npos) return {};
   return text::citation_runs(text);

@@ -144,6 +144,11 @@ void for_each_claim_token(std::string_view text, const std::vector<text::Span>& 
   }
 }
 
+/// Whether `first` (the first token of the claim `text`) is a list label: 1-3 ASCII digits with
+/// nothing before them but spaces and an optional '(', then '.' or ')' and a space or the end
+/// ("1. ", "2) ", "(3) "). A numbered list's label is formatting, not a number the claim states.
+bool is_list_label(std::string_view text, const text::Token& first) noexcept;
+
 /// The citation runs of `text`, or none without a '[' (skips the scan for most chunks).
 std::vector<text::Span> citation_runs_of(std::string_view text);
 

@@ -299,3 +299,19 @@ TEST(ClaimPhrases, ManyWildcardsMatchInPolynomialTime) {
 }
 
 }  // namespace
+
+TEST(ClaimTokens, ListLabels) {
+  const auto label = [](std::string_view text) {
+    const std::vector<sc::text::Token> tokens = sc::text::tokenize(text);
+    return !tokens.empty() && sc::claims::is_list_label(text, tokens[0]);
+  };
+  for (const char* yes : {"1. Whoever cheats", "2) Smith", "(3) The", "10. Paris", "999. x",
+                          "  4. Courts", "\t5) x", "7.", "8)"}) {
+    EXPECT_TRUE(label(yes)) << yes;
+  }
+  for (const char* no :
+       {"1000. x", "1.5 years", "4 years", "Term 1. x", "x 1. y", "1.x", "1.\u00a0x", "[S1] 1. x",
+        "((1) x", "1: x", "1st. x", "\u0661. x", "", "."}) {
+    EXPECT_FALSE(label(no)) << no;
+  }
+}

@@ -630,7 +630,8 @@ def answers(draw: st.DrawFn) -> str:
     sentences = []
     for _ in range(draw(st.integers(0, 5))):
         opener = draw(st.sampled_from(["Cheating", "Paris", "Based on the evidence,", "In summary,", "Smith",
-                                       "Courts", "Yes,", "The", "Here is"]))  # fmt: skip
+                                       "Courts", "Yes,", "The", "Here is", "1. Cheating", "2) Smith", "(3) The",
+                                       "10. In summary,", "420 Courts"]))  # fmt: skip  (list labels, and a number)
         body = " ".join(draw(st.lists(st.sampled_from([w for w in VOCAB if w not in ("U.S.", "\u017f")]), max_size=8)))
         cite = draw(st.sampled_from(["", " [S1]", " [S2]", " [S1][S2]", " [S3, S9]", " [S9]"]))
         sentences.append(f"{opener} {body}{cite}.")
@@ -639,6 +640,9 @@ def answers(draw: st.DrawFn) -> str:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(answer=answers(), chunk_texts=st.lists(texts(30), min_size=0, max_size=3))
+@example(answer="1. Smith was fined [S1]. 2) Courts punish cheating [S1].", chunk_texts=["Smith was fined. Courts "
+         "punish cheating."])  # fmt: skip
+@example(answer="(3) In summary, the fine is 420 [S1]. 12. Paris.", chunk_texts=["The fine is 420."])
 def test_check_answer_equals_oracle(answer: str, chunk_texts: list[str]) -> None:
     pairs = [(f"S{i + 1}", t) for i, t in enumerate(chunk_texts)]
     for cc, oracle in ((ClaimCoverage(), DEFAULT), (ClaimCoverage(mode="reference"), REFERENCE)):
@@ -713,3 +717,26 @@ def test_a_score_just_under_the_threshold_is_not_printed_as_the_threshold() -> N
         .claims[0]
         .reason.startswith("not covered: best support 0.12 (S1) < 0.30")
     )
+
+
+@pytest.mark.parametrize("label", ["1. ", "2) ", "(3) ", "10. ", "  4. "])
+def test_a_numbered_lists_labels_are_no_numbers_the_claim_states(label: str) -> None:
+    # "1. Whoever cheats ... [S1]." copied from the source scored 0.10: "'1' not in S1". Numbered lists are how models
+    # write answers; the label is formatting, as a bullet is.
+    chunk = [{"id": "S1", "content": "Whoever cheats shall be punished with imprisonment for a term which may extend "
+                                     "to seven years, and shall also be liable to fine."}]  # fmt: skip
+    cc = ClaimCoverage()
+    listed = cc.check_answer(f"{label}Whoever cheats shall be liable to fine [S1].", chunk)
+    assert listed.is_grounded
+    plain = cc.check_answer("Whoever cheats shall be liable to fine [S1].", chunk)
+    assert listed.claims[0].score == plain.claims[0].score
+    # A number the claim does state still counts, in a list item too.
+    wrong = cc.check_answer(f"{label}Whoever cheats is punished for 9 years [S1].", chunk).claims[0]
+    assert not wrong.is_covered
+    assert "'9' not in S1" in wrong.reason
+    # Not labels: a number that starts the claim's words, a number after the first token, a decimal.
+    for claim in ("4 years is the term for cheats [S1].", "Term 1. Whoever cheats is fined [S1].",
+                  "1.5 years is the term for cheats [S1]."):  # fmt: skip
+        assert not cc.check_answer(claim, chunk).claims[0].is_covered, claim
+    # The reference mode (the original formula) reads the label as a word.
+    assert ClaimCoverage(mode="reference").check_answer(f"{label}Whoever cheats [S1].", chunk).claims[0].score < 1.0
