@@ -629,26 +629,10 @@ def answers(draw: st.DrawFn) -> str:
     """Answers of the oracle splitter's domain: sentences opening with a capital, ending in '.', no line breaks."""
     sentences = []
     for _ in range(draw(st.integers(0, 5))):
-        opener = draw(
-            st.sampled_from(
-                [
-                    "Cheating",
-                    "Paris",
-                    "Based on the evidence,",
-                    "In summary,",
-                    "Smith",
-                    "Courts",
-                    "Yes,",
-                    "The",
-                    "Here is",
-                    "1. Cheating",
-                    "2) Smith",
-                    "(3) The",
-                    "10. In summary,",
-                    "420 Courts",
-                ]
-            )
-        )  # fmt: skip  (list labels, and a number)
+        # List labels ("1. ", "2) ", "(3) ") open some, and a number that is no label one.
+        opener = draw(st.sampled_from(["Cheating", "Paris", "Based on the evidence,", "In summary,", "Smith",
+                                       "Courts", "Yes,", "The", "Here is", "1. Cheating", "2) Smith", "(3) The",
+                                       "10. In summary,", "420 Courts"]))  # fmt: skip
         body = " ".join(draw(st.lists(st.sampled_from([w for w in VOCAB if w not in ("U.S.", "\u017f")]), max_size=8)))
         cite = draw(st.sampled_from(["", " [S1]", " [S2]", " [S1][S2]", " [S3, S9]", " [S9]"]))
         sentences.append(f"{opener} {body}{cite}.")
