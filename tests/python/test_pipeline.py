@@ -425,3 +425,37 @@ def test_a_messages_thinking_and_tool_blocks_are_skipped_and_its_text_blocks_sta
         result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, lambda system, user, m=message: m)
         assert [claim["sentence"] for claim in result.claims] == [GOOD, "It is bailable."]
         assert (result.status, result.answer, result.removed_sentences) == ("answered", GOOD, ("It is bailable.",))
+
+
+@pytest.mark.parametrize(
+    ("cited", "as_read"),
+    [
+        ("[1]", "[S1]"),  # numbered sources, the most common way models cite
+        ("[s1]", "[S1]"),
+        ("[S 1]", "[S1]"),
+        ("(S1)", "[S1]"),
+        ("\u3010S1\u3011", "[S1]"),  # lenticular brackets
+        ("[IPC_420_0]", "[S1]"),  # the chunk's own id, seen in its metadata or guessed
+        ("[1, 2]", "[S1, S2]"),
+    ],
+)
+def test_the_models_other_citation_styles_are_read_as_the_labels_they_mean(cited: str, as_read: str) -> None:
+    draft = GOOD.replace("[S1]", cited)
+    result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder(draft))
+    assert result.status == "answered"
+    assert as_read in result.answer
+    assert result.attribution_coverage == 1.0
+    assert result.sources[0]["id"] == "IPC_420_0"
+
+
+def test_citations_that_name_no_source_for_sure_are_left_as_written() -> None:
+    # [7] of two sources, a bare [2] beside [S1] citations, (1) and [see S1]: nothing to map without a guess.
+    for draft, kept in (
+        (GOOD.replace("[S1]", "[7]"), "[7]"),
+        (f"{GOOD} Section 415 defines cheating [2].", "[2]"),
+        (GOOD.replace("[S1]", "(1)"), "(1)"),
+        (GOOD.replace("[S1]", "[see S1]"), "[see S1]"),
+    ):
+        result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder(draft))
+        assert any(kept in c["sentence"] for c in result.claims), draft
+        assert not all(c["kept"] for c in result.claims), draft

@@ -24,6 +24,7 @@ from ..chunks import Chunk, ChunkLike, as_chunks
 from ..claims import AnswerCoverage, ClaimCoverage, ClaimResult, keep_covered, says_nothing
 from ..config import ON_UNSUPPORTED, ConfigSource, load_pipeline_config
 from ..gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate
+from .citations import canonical_citations, source_ids
 from .envelope import GroundedAnswer
 from .extractive import extractive_answer
 from .generators import Generator, as_generator
@@ -205,6 +206,7 @@ class GroundedAnswerer:
 
         labelled = [_relabel(chunk, f"S{i}") for i, chunk in enumerate(evidence, start=1)]
         owners = {f"S{i}": chunk for i, chunk in enumerate(evidence, start=1)}
+        own_ids = source_ids(list(owners), [str(chunk.id) for chunk in evidence])
         result: SufficiencyResult | None = None
         banner = gating["outcome"] == "weak_evidence"
         caveat = False
@@ -225,6 +227,8 @@ class GroundedAnswerer:
         user = f"Question: {query}"
         system = "" if generator is None else self._template.format(context=format_context(labelled))
         draft = self._generate(generator, query, labelled, system, user)
+        if generator is not None:  # "[1]", "(S1)", "[IPC_420]"...: read as the [S1] they mean
+            draft = canonical_citations(draft, len(labelled), own_ids)
         checks["generator_calls"] = 1 if generator is not None else 0
         checks["claims"] = True
         report = self._validate(draft, labelled)
@@ -233,7 +237,8 @@ class GroundedAnswerer:
         if (self.on_unsupported == "regenerate" and generator is not None and report is not None and report.uncovered
                 and not _is_refusal(draft)):  # fmt: skip
             listed = "\n".join(f"- {claim.sentence}" for claim in report.uncovered)
-            draft = generator(system + STRICT_INSTRUCTION.format(sentences=listed), user)
+            draft = canonical_citations(generator(system + STRICT_INSTRUCTION.format(sentences=listed), user),
+                                        len(labelled), own_ids)  # fmt: skip
             checks["generator_calls"] = 2
             report = self._validate(draft, labelled)
         if report is None:  # too long to check: nothing unchecked is shown
