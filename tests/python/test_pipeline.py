@@ -204,6 +204,20 @@ def test_the_model_saying_the_documentation_lacks_it_is_a_refusal() -> None:
     result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder(f'"{sc.NOT_IN_DOCUMENTATION_ANSWER}"'))
     assert result.status == "insufficient_evidence"
     assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+    assert result.removed_sentences == ()
+
+
+def test_what_the_model_adds_after_its_refusal_is_not_shown_but_logged(tmp_path: Path) -> None:
+    # "... does not contain this information. However, X [S1]." is a refusal; X must not be lost from the record.
+    log = sc.QueryLog(tmp_path / "log.db")
+    answerer = sc.GroundedAnswerer(query_log=log)
+    result = answerer.answer(SAMPLE_QUERY, SCORED, Recorder(f"{sc.NOT_IN_DOCUMENTATION_ANSWER} However, {GOOD}"))
+    assert result.status == "insufficient_evidence"
+    assert result.answer == sc.NOT_IN_DOCUMENTATION_ANSWER
+    assert result.removed_sentences == (f"However, {GOOD}",)
+    (row,) = log.rows()
+    assert f"However, {GOOD}" in json.dumps(row, default=str)
+    log.close()
 
 
 @pytest.mark.parametrize("draft", ["[S1]", "[S1] [S2].", "  [S1][S2]  ", ""])

@@ -249,8 +249,12 @@ class GroundedAnswerer:
         supported = report.covered_count / report.claim_count if report.claim_count else 1.0
         confidence = (result.score if result is not None else 1.0) * supported
         if _is_refusal(draft):
+            # What the model adds after its refusal ("... However, X [S1].") is not shown; it is kept as removed, so
+            # the log has it.
+            after = draft.index(NOT_IN_DOCUMENTATION_ANSWER) + len(NOT_IN_DOCUMENTATION_ANSWER)
+            added = tuple(c.sentence for c in report.claims if c.start >= after)
             return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
-                                gating=gating, sufficiency=result, checks=checks)  # fmt: skip
+                                gating=gating, sufficiency=result, checks=checks, removed=added)  # fmt: skip
         uncovered: tuple[str, ...] = tuple(c.sentence for c in report.uncovered)
         kept: list[ClaimResult]
         removed: tuple[str, ...]
