@@ -296,6 +296,19 @@ def _labelled_rows() -> list[dict[str, Any]]:
     return rows
 
 
+def test_eval_says_where_the_bad_rows_it_does_not_print_are(tmp_path: Path) -> None:
+    data = tmp_path / "rows.jsonl"
+    rows = [json.dumps({"query": SAMPLE_QUERY, "contexts": SAMPLE_CHUNKS[:1]})] + ["{bad"] * 8
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    done = run("eval", str(data))
+    assert done.returncode == 0, done.stderr
+    assert "1 row evaluated, 8 bad rows" in done.stdout
+    assert done.stdout.count("not valid JSON") == 5
+    assert "(the first 5 of 8; --json shows the first 8)" in done.stdout
+    done = run("eval", str(data), "--out", str(tmp_path / "out"))
+    assert "(the first 5 of 8; summary.json lists the first 8)" in done.stdout
+
+
 def test_eval_with_no_usable_row_is_an_input_error_not_a_pass(tmp_path: Path) -> None:
     # A CSV file, or the wrong file: "0 rows evaluated" with exit 0 would pass a CI job that checked nothing.
     csv = tmp_path / "rows.csv"

@@ -128,9 +128,15 @@ def answer(result: GroundedAnswer, retrieved: int, verbose: bool) -> None:
 
 def evaluation(summary: dict[str, Any], out_dir: str | None, *, report: bool = True) -> None:
     out = console()
-    out.print(f"{summary['rows']} rows evaluated, {summary['bad_rows']} bad rows")
-    for example in summary["bad_row_examples"][:5]:
+    rows, bad = summary["rows"], summary["bad_rows"]
+    out.print(f"{rows} row{'' if rows == 1 else 's'} evaluated, {bad} bad row{'' if bad == 1 else 's'}")
+    shown = summary["bad_row_examples"][:5]
+    for example in shown:
         out.print(f"  [red]line {example['line']}[/]: {escape(example['error'])}")
+    if summary["bad_rows"] > len(shown):
+        where = "summary.json lists" if out_dir else "--json shows"
+        listed = len(summary["bad_row_examples"])
+        out.print(f"  (the first {len(shown)} of {summary['bad_rows']}; {where} the first {listed})")
     for check in ("sufficiency", "claims"):
         section = summary.get(check)
         if not section:
