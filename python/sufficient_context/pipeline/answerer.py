@@ -24,10 +24,12 @@ from ..chunks import Chunk, ChunkLike, as_chunks
 from ..claims import AnswerCoverage, ClaimCoverage, ClaimResult, keep_covered, says_nothing
 from ..config import ON_UNSUPPORTED, ConfigSource, load_pipeline_config
 from ..gate import NO_EVIDENCE_MESSAGE, EvidenceSufficiencyGate
+from ..sentences import extract_citations
 from .citations import canonical_citations, source_ids
 from .envelope import GroundedAnswer
 from .extractive import extractive_answer
 from .generators import Generator, as_generator
+from .markdown import layout
 
 __all__ = ["STRICT_INSTRUCTION", "GroundedAnswerer"]
 
@@ -231,7 +233,10 @@ class GroundedAnswerer:
             draft = canonical_citations(draft, len(labelled), own_ids)
         checks["generator_calls"] = 1 if generator is not None else 0
         checks["claims"] = True
-        report = self._validate(draft, labelled)
+        # Headings, fences, rules and the model's own source list are no claims: the check reads the draft with them
+        # blanked (offsets unchanged), and the shown answer is rebuilt from the draft around them.
+        structure = layout(draft) if generator is not None else None
+        report = self._validate(draft if structure is None else structure.text, labelled)
         # The model's own refusal is what the prompt asks for when the context lacks the answer: asking again
         # would press it to answer anyway.
         if (self.on_unsupported == "regenerate" and generator is not None and report is not None and report.uncovered
@@ -240,7 +245,8 @@ class GroundedAnswerer:
             draft = canonical_citations(generator(system + STRICT_INSTRUCTION.format(sentences=listed), user),
                                         len(labelled), own_ids)  # fmt: skip
             checks["generator_calls"] = 2
-            report = self._validate(draft, labelled)
+            structure = layout(draft)
+            report = self._validate(structure.text, labelled)
         if report is None:  # too long to check: nothing unchecked is shown
             checks["too_long_to_check"] = True
             return self._finish(started, query, given, "insufficient_evidence", NOT_IN_DOCUMENTATION_ANSWER,
@@ -259,7 +265,17 @@ class GroundedAnswerer:
         kept: list[ClaimResult]
         removed: tuple[str, ...]
         unsupported: tuple[str, ...]
-        if self.on_unsupported == "flag":
+        if structure is not None:
+            final, kept, headings = structure.keep(
+                report, self.on_unsupported == "flag", lambda title, ids: self._heading_supported(title, ids, labelled)
+            )
+            kept_ids = {id(c) for c in kept}
+            dropped = tuple(c.sentence for c in report.claims if id(c) not in kept_ids)  # a table goes whole
+            if self.on_unsupported == "flag":
+                removed, unsupported = dropped, uncovered + headings
+            else:
+                removed, unsupported = dropped + headings, ()
+        elif self.on_unsupported == "flag":
             final, kept, removed, unsupported = draft.strip(), list(report.claims), (), uncovered
         else:
             final, kept = keep_covered(draft, report)
@@ -314,6 +330,15 @@ class GroundedAnswerer:
             if "more than max_sentences" in str(exc):
                 return None
             raise
+
+    def _heading_supported(self, title: str, ids: Sequence[str], labelled: Sequence[Chunk]) -> bool:
+        """Whether the chunks back a heading's words: those it cites, else those the claims under it cite."""
+        if not extract_citations(title):
+            known = [i for i in ids if any(str(c.id) == i for c in labelled)]
+            if not known:
+                return False
+            title = f"{title} [{', '.join(known)}]"
+        return self.claims.check_claim(title, labelled).is_covered
 
     def _generate(
         self, generator: Generator | None, query: str, labelled: Sequence[Chunk], system: str, user: str

@@ -47,9 +47,11 @@ class GroundedAnswer:
     meets_attribution_target : bool or None
         attribution_coverage >= the target (0.9 by default).
     removed_sentences : tuple of str
-        Generated sentences the chunks did not support, removed from the answer.
+        Generated sentences the chunks did not support, removed from the answer (with a Markdown heading the chunks
+        do not back, and every sentence of a table one of whose sentences went).
     unsupported_sentences : tuple of str
-        Sentences of the final answer the chunks do not support (``on_unsupported="flag"`` keeps them).
+        Sentences (and Markdown headings) of the final answer the chunks do not support (``on_unsupported="flag"``
+        keeps them).
     confidence : float
         Sufficiency score x share of the generated claim sentences the chunks supported (0 when refused by the gate).
     claims : tuple of dict
