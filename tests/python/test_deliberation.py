@@ -566,6 +566,7 @@ def test_monitor_is_thread_safe_and_emits_once() -> None:
         ({"rounds": (1, -1)}, ValueError, r"rounds\[1\]"),
         ({"timeout": 0}, ValueError, "timeout"),
         ({"timeout": float("inf")}, ValueError, "timeout"),
+        ({"timeout": 10**400}, ValueError, "timeout"),  # no float holds it: was a bare OverflowError
         ({"clock": 3}, TypeError, "clock"),
         ({"state": {}}, TypeError, "state"),
         ({"min_contributions": 0}, ValueError, "min_contributions"),

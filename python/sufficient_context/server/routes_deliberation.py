@@ -23,6 +23,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from .._args import as_float
 from ..deliberation import CHOICES, ContextInsufficiencyMonitor, assumptions_and_limitations
 from .routes_api import error_response
 from .validation import BadRequest, NotFound, json_body, optional, required
@@ -195,9 +196,15 @@ def _number(body: Mapping[str, Any], name: str) -> float | None:
     value = body.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise BadRequest(name, f"{name} must be a finite number; got {json.dumps(value)}")
-    return float(value)
+    try:  # an integer past 1e308 (JSON allows 4,300 digits) has no float: a ValueError, not an OverflowError (500)
+        number = as_float(value, name)
+    except ValueError as exc:
+        raise BadRequest(name, str(exc)) from None
+    if not math.isfinite(number):  # NaN, Infinity: Python's JSON decoder reads them
+        raise BadRequest(name, f"{name} must be a finite number; got {json.dumps(value)}")
+    return number
 
 
 def _param(exc: Exception, names: tuple[str, ...]) -> str:
