@@ -16,6 +16,7 @@ import uvicorn
 
 from sufficient_context.deliberation import BEST_EFFORT_PROMPT, CHOICES
 from sufficient_context.server import ServerSettings, create_app
+from sufficient_context.server.routes_deliberation import MAX_ANSWERS, MAX_CONTRIBUTIONS
 
 KEY = "delib-key"
 JSON = {"Content-Type": "application/json"}  # what a raw body must be declared as
@@ -506,6 +507,25 @@ def test_an_answer_of_a_long_run_of_spaces_is_answered_at_once(gw: Server) -> No
     reply = gw.client.post(f"/v1/deliberations/{session_id}/answers", json={"question": question, "answer": answer})
     assert reply.status_code == 200
     assert reply.json()["partial"] is False
+
+
+def test_a_session_holds_at_most_its_caps_of_contributions_and_answers(gw: Server) -> None:
+    # Answers had no cap: each partial one kept its question in the state (up to the body limit each), and every view
+    # and choice event carries the state, so one session could grow until the gateway ran out of memory.
+    session_id = gw.start()
+    url = f"/v1/deliberations/{session_id}"
+    for i in range(MAX_ANSWERS):
+        assert gw.client.post(url + "/answers", json={"question": f"Q{i}?", "answer": "maybe"}).status_code == 200
+    over = gw.client.post(url + "/answers", json={"question": "One more?", "answer": "maybe"})
+    assert over.status_code == 429
+    assert f"{MAX_ANSWERS} answers" in over.json()["error"]["message"]
+    for i in range(MAX_CONTRIBUTIONS):
+        gw.say(session_id, 3, "Ana", f"Use Kafka with {i} partitions.")
+    over = gw.client.post(url + "/contributions", json={"round": 3, "expert": "Ana", "text": "Use Kafka."})
+    assert over.status_code == 429
+    view = gw.client.get(url).json()
+    assert view["contributions"] == MAX_CONTRIBUTIONS
+    assert len(view["state"]["questions"]) == MAX_ANSWERS  # nothing was recorded past a cap
 
 
 def test_the_api_key_guards_every_deliberation_route_but_the_page(quick: Server) -> None:

@@ -28,10 +28,11 @@ from ..deliberation import CHOICES, ContextInsufficiencyMonitor, assumptions_and
 from .routes_api import error_response
 from .validation import BadRequest, NotFound, json_body, optional, required
 
-__all__ = ["ACTIONS", "Deliberations", "Session", "router"]
+__all__ = ["ACTIONS", "MAX_ANSWERS", "MAX_CONTRIBUTIONS", "Deliberations", "Session", "router"]
 
 router = APIRouter(prefix="/v1/deliberations")
 MAX_CONTRIBUTIONS = 2000  # per session: the event log is replayed to every new listener
+MAX_ANSWERS = 2000  # per session: each is kept in the state, which every view and choice event carries
 _WAKE_S = 1.0  # how often an idle stream checks that its client is still there
 _KEEPALIVE_S = 15.0  # an SSE comment this often keeps proxies from closing an idle stream
 IDLE_TIMEOUTS = 10  # a session untouched this many deliberation timeouts, with nobody listening, is abandoned
@@ -66,6 +67,7 @@ class Session:
         self.listeners = 0  # open event streams
         self.log: list[tuple[str, dict[str, Any]]] = []
         self.contributions = 0
+        self.answers = 0
         self.closed = False  # ended by the user's choice or deleted
         self.timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -301,6 +303,10 @@ async def answer(request: Request, session_id: str) -> JSONResponse:
     reply = _text(body, "answer", empty=True)  # empty is allowed: it is the clearest partial answer
     if session.ended:
         return _has_ended(session)
+    if session.answers >= MAX_ANSWERS:  # unbounded, one session's answers grew its state until the gateway ran out
+        return error_response(429, f"deliberation {session.id} already holds {MAX_ANSWERS} answers",
+                              "rate_limit_error")  # fmt: skip
+    session.answers += 1
     verdict = _plain(session.monitor.state.record_answer(question, reply))
     state = session.monitor.state
     return JSONResponse({**verdict, "limited_context_mode": state.limited_context_mode})
