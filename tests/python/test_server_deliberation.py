@@ -184,6 +184,16 @@ def test_unicode_contributions_round_trip(gw: Server) -> None:
     assert view["question"] == "Quelle base de données ? 数据库"
 
 
+def test_streamed_text_with_unicode_line_separators_stays_one_data_line(gw: Server) -> None:
+    # U+2028, U+2029 and U+0085 are line breaks to str.splitlines(), which httpx's iter_lines (this file's reader)
+    # uses; JSON left them raw, so the event's data line was cut in two and was no JSON.
+    session_id = gw.start()
+    text = "Use Kafka.\u2028Assumption: 10k rps.\u2029Keep 7 days\x85of retention."
+    gw.say(session_id, 3, "Ana", text)
+    [(_, data, _)] = _read_events(gw.client, session_id, "contribution")
+    assert data["text"] == text
+
+
 def test_lone_surrogates_become_replacement_characters_not_500s(gw: Server) -> None:
     session_id = gw.start()
     raw = b'{"round": 1, "expert": "a\\ud800", "text": "\\ud83d We need more information. Why\\udfff?"}'
