@@ -414,6 +414,19 @@ def test_record_answer_sets_limited_context_mode_on_partial_answers() -> None:
     assert state.questions == ["What is the budget?"]
 
 
+def test_record_answer_reads_the_question_without_surrounding_white_space() -> None:
+    # A question sent back with a trailing space or newline (a form field) stayed among the unanswered ones while its
+    # answer went into user_context, and a partial answer listed it twice.
+    state = DeliberationState()
+    state.add_question("What is the budget?")
+    state.add_question("Which region?")
+    assert not state.record_answer("Which region?\n", "eu-west-1")
+    assert state.questions == ["What is the budget?"]
+    assert state.user_context == ["Which region? eu-west-1"]
+    assert state.record_answer(" What is the budget? ", "not sure")
+    assert state.questions == ["What is the budget?"]
+
+
 # --- monitor --------------------------------------------------------------------------------------------------------
 
 
@@ -566,6 +579,7 @@ def test_monitor_is_thread_safe_and_emits_once() -> None:
         ({"rounds": (1, -1)}, ValueError, r"rounds\[1\]"),
         ({"timeout": 0}, ValueError, "timeout"),
         ({"timeout": float("inf")}, ValueError, "timeout"),
+        ({"timeout": 10**400}, ValueError, "timeout"),  # no float holds it: was a bare OverflowError
         ({"clock": 3}, TypeError, "clock"),
         ({"state": {}}, TypeError, "state"),
         ({"min_contributions": 0}, ValueError, "min_contributions"),

@@ -16,6 +16,7 @@ import uvicorn
 
 from sufficient_context.deliberation import BEST_EFFORT_PROMPT, CHOICES
 from sufficient_context.server import ServerSettings, create_app
+from sufficient_context.server.routes_deliberation import MAX_ANSWERS, MAX_CONTRIBUTIONS
 
 KEY = "delib-key"
 JSON = {"Content-Type": "application/json"}  # what a raw body must be declared as
@@ -181,6 +182,16 @@ def test_unicode_contributions_round_trip(gw: Server) -> None:
     assert body["meta"]["questions"] == ["Qui décide ?"]
     view = gw.client.get(f"/v1/deliberations/{session_id}").json()
     assert view["question"] == "Quelle base de données ? 数据库"
+
+
+def test_streamed_text_with_unicode_line_separators_stays_one_data_line(gw: Server) -> None:
+    # U+2028, U+2029 and U+0085 are line breaks to str.splitlines(), which httpx's iter_lines (this file's reader)
+    # uses; JSON left them raw, so the event's data line was cut in two and was no JSON.
+    session_id = gw.start()
+    text = "Use Kafka.\u2028Assumption: 10k rps.\u2029Keep 7 days\x85of retention."
+    gw.say(session_id, 3, "Ana", text)
+    [(_, data, _)] = _read_events(gw.client, session_id, "contribution")
+    assert data["text"] == text
 
 
 def test_lone_surrogates_become_replacement_characters_not_500s(gw: Server) -> None:
@@ -455,6 +466,8 @@ def test_malformed_contributions_are_400_naming_the_field(gw: Server, body: dict
         ({"threshold": "high"}, "threshold"),
         ({"threshold": 1.5}, "threshold"),
         ({"threshold": -0.1}, "threshold"),
+        ({"threshold": 10**400}, "threshold"),  # no float holds it: was an OverflowError, a 500
+        ({"threshold": -(10**400)}, "threshold"),
         ({"rounds": 1}, "rounds"),
         ({"rounds": [1, "2"]}, "rounds[1]"),
         ({"rounds": [-1]}, "rounds[0]"),
@@ -504,6 +517,25 @@ def test_an_answer_of_a_long_run_of_spaces_is_answered_at_once(gw: Server) -> No
     reply = gw.client.post(f"/v1/deliberations/{session_id}/answers", json={"question": question, "answer": answer})
     assert reply.status_code == 200
     assert reply.json()["partial"] is False
+
+
+def test_a_session_holds_at_most_its_caps_of_contributions_and_answers(gw: Server) -> None:
+    # Answers had no cap: each partial one kept its question in the state (up to the body limit each), and every view
+    # and choice event carries the state, so one session could grow until the gateway ran out of memory.
+    session_id = gw.start()
+    url = f"/v1/deliberations/{session_id}"
+    for i in range(MAX_ANSWERS):
+        assert gw.client.post(url + "/answers", json={"question": f"Q{i}?", "answer": "maybe"}).status_code == 200
+    over = gw.client.post(url + "/answers", json={"question": "One more?", "answer": "maybe"})
+    assert over.status_code == 429
+    assert f"{MAX_ANSWERS} answers" in over.json()["error"]["message"]
+    for i in range(MAX_CONTRIBUTIONS):
+        gw.say(session_id, 3, "Ana", f"Use Kafka with {i} partitions.")
+    over = gw.client.post(url + "/contributions", json={"round": 3, "expert": "Ana", "text": "Use Kafka."})
+    assert over.status_code == 429
+    view = gw.client.get(url).json()
+    assert view["contributions"] == MAX_CONTRIBUTIONS
+    assert len(view["state"]["questions"]) == MAX_ANSWERS  # nothing was recorded past a cap
 
 
 def test_the_api_key_guards_every_deliberation_route_but_the_page(quick: Server) -> None:

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .._args import as_float
 from .detector import MetaScore, _patterns, _text, _threshold, analyze
 from .patterns import ANSWER_CUE_PATTERNS, BEST_EFFORT_PROMPT, CHOICES, INSUFFICIENT_CONTEXT_PATTERNS
 from .state import DeliberationState
@@ -54,7 +55,8 @@ class ContextInsufficiencyMonitor:
             raise ValueError("rounds must name at least one round")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
             raise TypeError(f"timeout must be a number of seconds; got {type(timeout).__name__}")
-        if not (math.isfinite(timeout) and timeout > 0):
+        # as_float: an int past 1e308 is a ValueError naming timeout, not a bare OverflowError from isfinite.
+        if not (math.isfinite(as_float(timeout, "timeout")) and timeout > 0):
             raise ValueError(f"timeout must be a finite number of seconds > 0; got {timeout!r}")
         self.timeout = float(timeout)
         if not callable(clock):

@@ -77,13 +77,15 @@ class DeliberationState:
         keeps the question among the unanswered ones; a complete one removes it from them and keeps the answer in
         `user_context` as ``"<question> <answer>"``."""
         verdict = is_partial_answer(question, answer, patterns=patterns)
+        # The questions are held stripped (as extracted): "What is the budget? " from a form is the same question.
+        asked = question.strip()
         if verdict.partial:
             self.limited_context_mode = True
-            self.add_question(question)
+            self.add_question(asked)
         else:
-            if question in self.questions:
-                self.questions.remove(question)
-            self.user_context.append(f"{question.strip()} {answer.strip()}")
+            if asked in self.questions:
+                self.questions.remove(asked)
+            self.user_context.append(f"{asked} {answer.strip()}")
         return verdict
 
     def to_dict(self) -> dict[str, Any]:

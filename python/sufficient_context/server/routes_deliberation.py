@@ -23,14 +23,16 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from .._args import as_float
 from ..deliberation import CHOICES, ContextInsufficiencyMonitor, assumptions_and_limitations
 from .routes_api import error_response
 from .validation import BadRequest, NotFound, json_body, optional, required
 
-__all__ = ["ACTIONS", "Deliberations", "Session", "router"]
+__all__ = ["ACTIONS", "MAX_ANSWERS", "MAX_CONTRIBUTIONS", "Deliberations", "Session", "router"]
 
 router = APIRouter(prefix="/v1/deliberations")
 MAX_CONTRIBUTIONS = 2000  # per session: the event log is replayed to every new listener
+MAX_ANSWERS = 2000  # per session: each is kept in the state, which every view and choice event carries
 _WAKE_S = 1.0  # how often an idle stream checks that its client is still there
 _KEEPALIVE_S = 15.0  # an SSE comment this often keeps proxies from closing an idle stream
 IDLE_TIMEOUTS = 10  # a session untouched this many deliberation timeouts, with nobody listening, is abandoned
@@ -65,6 +67,7 @@ class Session:
         self.listeners = 0  # open event streams
         self.log: list[tuple[str, dict[str, Any]]] = []
         self.contributions = 0
+        self.answers = 0
         self.closed = False  # ended by the user's choice or deleted
         self.timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -195,9 +198,15 @@ def _number(body: Mapping[str, Any], name: str) -> float | None:
     value = body.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise BadRequest(name, f"{name} must be a finite number; got {json.dumps(value)}")
-    return float(value)
+    try:  # an integer past 1e308 (JSON allows 4,300 digits) has no float: a ValueError, not an OverflowError (500)
+        number = as_float(value, name)
+    except ValueError as exc:
+        raise BadRequest(name, str(exc)) from None
+    if not math.isfinite(number):  # NaN, Infinity: Python's JSON decoder reads them
+        raise BadRequest(name, f"{name} must be a finite number; got {json.dumps(value)}")
+    return number
 
 
 def _param(exc: Exception, names: tuple[str, ...]) -> str:
@@ -294,6 +303,10 @@ async def answer(request: Request, session_id: str) -> JSONResponse:
     reply = _text(body, "answer", empty=True)  # empty is allowed: it is the clearest partial answer
     if session.ended:
         return _has_ended(session)
+    if session.answers >= MAX_ANSWERS:  # unbounded, one session's answers grew its state until the gateway ran out
+        return error_response(429, f"deliberation {session.id} already holds {MAX_ANSWERS} answers",
+                              "rate_limit_error")  # fmt: skip
+    session.answers += 1
     verdict = _plain(session.monitor.state.record_answer(question, reply))
     state = session.monitor.state
     return JSONResponse({**verdict, "limited_context_mode": state.limited_context_mode})
@@ -331,8 +344,13 @@ async def synthesis(request: Request, session_id: str) -> JSONResponse:
                          "markdown": assumptions_and_limitations(state) if limited else None})  # fmt: skip
 
 
+# Line breaks to str.splitlines() that JSON leaves raw: clients reading the stream by lines that way (httpx's
+# iter_lines) cut a contribution holding one in two, and its data was no JSON. Escaped, it is the same JSON.
+_SPLITLINES = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def _sse(index: int, name: str, data: Mapping[str, Any]) -> str:
-    return f"id: {index}\nevent: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+    return f"id: {index}\nevent: {name}\ndata: {json.dumps(data, ensure_ascii=False).translate(_SPLITLINES)}\n\n"
 
 
 async def _stream(request: Request, session: Session, cursor: int) -> AsyncIterator[str]:
