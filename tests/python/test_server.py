@@ -490,6 +490,16 @@ def test_lone_surrogates_in_the_models_reply_or_the_question_are_answered_not_50
         upstream.mode = "answer"
 
 
+def test_stream_events_holding_unicode_line_separators_stay_one_data_line_each(gw: Gateway) -> None:
+    # U+2028 and U+0085 are line breaks to str.splitlines (httpx's iter_lines): written raw into a data line (here
+    # in the echoed model name, in every chunk), they cut its JSON in two for such readers.
+    name = "my\u2028model\x85v2"
+    response = gw.chat(SUFFICIENT, stream=True, model=name)
+    events = _events(response)  # reads by iter_lines, parses every data line
+    assert events[-1] == "[DONE]"
+    assert all(e["model"] == name for e in events[:-1])
+
+
 def test_slow_upstream_is_504_within_the_timeout_with_the_sufficiency(gw: Gateway, upstream: FakeUpstream) -> None:
     expected = gw.chat(PARTIAL).json()["sufficiency"]
     upstream.mode = "hang"

@@ -3,7 +3,6 @@ answer), ``/v1/review``, ``/v1/feedback``, ``/v1/sources/{chunk_id}`` and ``/v1/
 
 from __future__ import annotations
 
-import json
 import re
 import time
 import uuid
@@ -15,6 +14,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from .service import ChatOutcome, Gateway
+from .sse import sse_json
 from .validation import BadRequest, chat_options, chat_query, json_body, optional, required
 
 __all__ = ["error_response", "router"]
@@ -98,7 +98,7 @@ def stream_events(outcome: ChatOutcome, model: str, include_usage: bool = False)
 
     def event(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
         chunk = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra}
-        return f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+        return f"data: {sse_json(chunk)}\n\n"
 
     yield event({"role": "assistant", "content": ""})
     for piece in _pieces(envelope.text):
@@ -106,7 +106,7 @@ def stream_events(outcome: ChatOutcome, model: str, include_usage: bool = False)
     refusal = envelope.answer if envelope.status in _REFUSED else None
     yield event({"refusal": refusal} if refusal else {}, "stop", **verdicts(outcome))
     if include_usage:
-        yield f"data: {json.dumps({**base, 'choices': [], 'usage': outcome.usage})}\n\n"
+        yield f"data: {sse_json({**base, 'choices': [], 'usage': outcome.usage})}\n\n"
     yield "data: [DONE]\n\n"
 
 

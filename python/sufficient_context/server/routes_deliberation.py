@@ -26,6 +26,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from .._args import as_float
 from ..deliberation import CHOICES, ContextInsufficiencyMonitor, assumptions_and_limitations
 from .routes_api import error_response
+from .sse import sse_json
 from .validation import BadRequest, NotFound, json_body, optional, required
 
 __all__ = ["ACTIONS", "MAX_ANSWERS", "MAX_CONTRIBUTIONS", "Deliberations", "Session", "router"]
@@ -344,13 +345,8 @@ async def synthesis(request: Request, session_id: str) -> JSONResponse:
                          "markdown": assumptions_and_limitations(state) if limited else None})  # fmt: skip
 
 
-# Line breaks to str.splitlines() that JSON leaves raw: clients reading the stream by lines that way (httpx's
-# iter_lines) cut a contribution holding one in two, and its data was no JSON. Escaped, it is the same JSON.
-_SPLITLINES = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
 def _sse(index: int, name: str, data: Mapping[str, Any]) -> str:
-    return f"id: {index}\nevent: {name}\ndata: {json.dumps(data, ensure_ascii=False).translate(_SPLITLINES)}\n\n"
+    return f"id: {index}\nevent: {name}\ndata: {sse_json(data)}\n\n"
 
 
 async def _stream(request: Request, session: Session, cursor: int) -> AsyncIterator[str]:
