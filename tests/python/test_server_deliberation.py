@@ -449,6 +449,7 @@ def test_abandoned_sessions_make_room_after_ten_timeouts(tmp_path: Path) -> None
         ({"round": 1, "expert": "a"}, "text"),
         ({"round": 1, "expert": "a", "text": ""}, "text"),
         ({"round": 1, "expert": "a", "text": ["t"]}, "text"),
+        ({"round": 1, "expert": "a", "text": "t", "txt": "u"}, "txt"),  # misspelled: not ignored
     ],
 )
 def test_malformed_contributions_are_400_naming_the_field(gw: Server, body: dict[str, Any], param: str) -> None:
@@ -473,6 +474,8 @@ def test_malformed_contributions_are_400_naming_the_field(gw: Server, body: dict
         ({"rounds": [-1]}, "rounds[0]"),
         ({"rounds": []}, "rounds"),
         ({"question": 7}, "question"),
+        ({"timeout": 5}, "timeout"),  # not a session option: ignored, the caller believed it applied
+        ({"treshold": 0.5}, "treshold"),
     ],
 )
 def test_malformed_session_options_are_400_naming_the_field(gw: Server, body: dict[str, Any], param: str) -> None:
@@ -575,3 +578,15 @@ def test_settings_validate_the_deliberation_fields(tmp_path: Path) -> None:
     config.write_text("server:\n  deliberation_timeout: 5\n  deliberation_max_sessions: 3\n", encoding="utf-8")
     loaded = ServerSettings.load(config, docs=tmp_path)
     assert (loaded.deliberation_timeout, loaded.deliberation_max_sessions) == (5, 3)
+
+
+def test_answers_and_choices_with_an_unknown_field_are_400_naming_it(gw: Server) -> None:
+    session_id = gw.start()
+    url = f"/v1/deliberations/{session_id}"
+    response = gw.client.post(url + "/answers", json={"question": "Which region?", "answer": "eu", "partial": True})
+    assert response.status_code == 400
+    assert response.json()["error"]["param"] == "partial"
+    assert "the fields are question, answer" in response.json()["error"]["message"]
+    response = gw.client.post(url + "/context-choice", json={"choice": "continue", "contxt": "more"})
+    assert response.status_code == 400
+    assert response.json()["error"]["param"] == "contxt"

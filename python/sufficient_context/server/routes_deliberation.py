@@ -27,7 +27,7 @@ from .._args import as_float
 from ..deliberation import CHOICES, ContextInsufficiencyMonitor, assumptions_and_limitations
 from .routes_api import error_response
 from .sse import sse_json
-from .validation import BadRequest, NotFound, json_body, optional, required
+from .validation import BadRequest, NotFound, json_body, known_fields, optional, required
 
 __all__ = ["ACTIONS", "MAX_ANSWERS", "MAX_CONTRIBUTIONS", "Deliberations", "Session", "router"]
 
@@ -232,6 +232,7 @@ def _text(body: Mapping[str, Any], name: str, *, empty: bool = False) -> str:
 @router.post("")
 async def start(request: Request) -> JSONResponse:
     body = await json_body(request, empty=True)
+    known_fields(body, "threshold", "rounds", "question")
     registry = _registry(request)
     options: dict[str, Any] = {"timeout": registry.timeout}
     threshold = _number(body, "threshold")
@@ -273,6 +274,7 @@ async def delete(request: Request, session_id: str) -> JSONResponse:
 async def contribute(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
     body = await json_body(request)
+    known_fields(body, "round", "expert", "text")
     round_ = required(body, "round", int)
     expert = _text(body, "expert")
     text = _text(body, "text")
@@ -300,6 +302,7 @@ async def contribute(request: Request, session_id: str) -> JSONResponse:
 async def answer(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
     body = await json_body(request)
+    known_fields(body, "question", "answer")
     question = _text(body, "question")
     reply = _text(body, "answer", empty=True)  # empty is allowed: it is the clearest partial answer
     if session.ended:
@@ -317,6 +320,7 @@ async def answer(request: Request, session_id: str) -> JSONResponse:
 async def choose(request: Request, session_id: str) -> JSONResponse:
     session = _session(request, session_id)
     body = await json_body(request)
+    known_fields(body, "choice", "context")
     choice = required(body, "choice", str)
     context = optional(body, "context", str, None)
     context = None if context is None else _clean(context)

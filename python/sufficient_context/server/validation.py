@@ -97,6 +97,14 @@ def _check(value: Any, kind: type, name: str) -> Any:
     return value
 
 
+def known_fields(body: Mapping[str, Any], *names: str) -> None:
+    """400 naming the first field of `body` that is not one of `names`: a misspelled or unsupported option (a
+    session's "timeout") would otherwise be ignored while the caller believes it applied."""
+    for key in body:
+        if key not in names:
+            raise BadRequest(str(key), f"unknown field {key!r}; the fields are {', '.join(names)}")
+
+
 def required(body: Mapping[str, Any], name: str, kind: type) -> Any:
     if name not in body:
         raise BadRequest(name, f"{name} is required")
