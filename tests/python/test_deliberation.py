@@ -651,6 +651,14 @@ def test_assumptions_and_limitations() -> None:
     assert "- None.\n" in text
     assert "- None stated.\n" in text
     assert "- Peak 300/s\n" in text
+    # Questions open without limited context mode (no event fired yet): the section must not say the context the
+    # experts asked for was there, then list what they asked for and did not get.
+    open_questions = DeliberationState()
+    open_questions.add_question("What is the peak load?")
+    text = assumptions_and_limitations(open_questions)
+    assert "made with the context the experts asked for" not in text
+    assert "before every question the experts asked was answered" in text
+    assert "- What is the peak load?\n" in text
     with pytest.raises(TypeError, match="state"):
         assumptions_and_limitations({})  # type: ignore[arg-type]
 

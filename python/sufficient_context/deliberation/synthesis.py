@@ -31,6 +31,10 @@ def assumptions_and_limitations(state: DeliberationState) -> str:
             f"This synthesis was made in limited context mode ({reason}): it is a best-effort "
             "answer, and the points below may change it."
         )
+    elif state.questions:  # no event fired (or not yet), but questions are open: not "the context they asked for"
+        lines.append(
+            "This synthesis was made before every question the experts asked was answered: the open ones are below."
+        )
     else:
         lines.append("This synthesis was made with the context the experts asked for.")
     lines += ["", "### Unanswered questions", ""]
