@@ -475,6 +475,9 @@ def test_malformed_contributions_are_400_naming_the_field(gw: Server, body: dict
         ({"rounds": []}, "rounds"),
         ({"question": 7}, "question"),
         ({"timeout": 5}, "timeout"),  # not a session option: ignored, the caller believed it applied
+        ({"min_contributions": 0}, "min_contributions"),
+        ({"min_contributions": "3"}, "min_contributions"),
+        ({"min_contributions": True}, "min_contributions"),
         ({"treshold": 0.5}, "treshold"),
     ],
 )
@@ -590,3 +593,15 @@ def test_answers_and_choices_with_an_unknown_field_are_400_naming_it(gw: Server)
     response = gw.client.post(url + "/context-choice", json={"choice": "continue", "contxt": "more"})
     assert response.status_code == 400
     assert response.json()["error"]["param"] == "contxt"
+
+
+def test_a_panel_waits_for_min_contributions_before_the_event(gw: Server) -> None:
+    # With the default 1, the first expert's clarifying question alone interrupts the user; a panel of three sets 3.
+    alone = gw.start()
+    assert gw.say(alone, 1, "Ana", META[0])["event"] is not None
+    panel = gw.start(min_contributions=3)
+    assert gw.say(panel, 1, "Ana", META[0])["event"] is None
+    assert gw.say(panel, 1, "Ben", META[1])["event"] is None
+    event = gw.say(panel, 1, "Cy", META[0])["event"]
+    assert event is not None
+    assert event["data"]["contributions"] == 3

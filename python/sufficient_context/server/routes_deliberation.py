@@ -232,7 +232,7 @@ def _text(body: Mapping[str, Any], name: str, *, empty: bool = False) -> str:
 @router.post("")
 async def start(request: Request) -> JSONResponse:
     body = await json_body(request, empty=True)
-    known_fields(body, "threshold", "rounds", "question")
+    known_fields(body, "threshold", "rounds", "question", "min_contributions")
     registry = _registry(request)
     options: dict[str, Any] = {"timeout": registry.timeout}
     threshold = _number(body, "threshold")
@@ -244,12 +244,18 @@ async def start(request: Request) -> JSONResponse:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise BadRequest(f"rounds[{i}]", f"rounds[{i}] must be an integer; got {json.dumps(value)}")
         options["rounds"] = tuple(rounds)
+    # A panel of N experts sets N: with the default 1, the first expert's clarifying question fires the event alone.
+    least = body.get("min_contributions")
+    if least is not None:
+        if isinstance(least, bool) or not isinstance(least, int):
+            raise BadRequest("min_contributions", f"min_contributions must be an integer; got {json.dumps(least)}")
+        options["min_contributions"] = least
     question = optional(body, "question", str, None)
     question = None if question is None else _clean(question)
     try:
         monitor = ContextInsufficiencyMonitor(**options)
     except (TypeError, ValueError) as exc:
-        raise BadRequest(_param(exc, ("threshold", "rounds")), str(exc)) from None
+        raise BadRequest(_param(exc, ("threshold", "rounds", "min_contributions")), str(exc)) from None
     session = Session(monitor, question)
     if not registry.add(session):
         return error_response(429, f"too many live deliberation sessions (the limit is {registry.max_sessions}); "
