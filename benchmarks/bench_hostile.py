@@ -60,6 +60,14 @@ def _numbered(n: int, text: str) -> list[dict[str, str]]:
     return [{"id": f"c{i}", "content": text.format(i=i)} for i in range(n)]
 
 
+def _grounded(draft: str) -> Callable[[], Any]:
+    """The pipeline on a model reply (the pipeline's Markdown layout and citation reading run on it)."""
+    # The sufficiency check off: the model is always asked, whatever the context.
+    answerer = sc.GroundedAnswerer(sc.SufficientContextChecker(enabled=False), claims=sc.ClaimCoverage(max_sentences=None))
+    chunks = [dict(c, score=0.9) for c in CH] + [{"id": "S2", "content": prose(300), "score": 0.8}]
+    return lambda: answerer.answer(Q, chunks, lambda system, user: draft)
+
+
 # name -> (first size, input of that size -> the call to time)
 CASES: dict[str, tuple[int, Callable[[int], Callable[[], Any]]]] = {
     "check: one token of n bytes": (1_250_000, lambda n: _check(Q, [{"id": "a", "content": "x" * n}])),
@@ -109,6 +117,17 @@ CASES: dict[str, tuple[int, Callable[[int], Callable[[], Any]]]] = {
     ),
     "passages_of: heading with n spaces": (1_000, lambda n: lambda: passages_of(f"# a{' ' * n}b\n\nx", "a.md")),
     "split_sentences: n sentences": (25_000, lambda n: lambda t="A b. " * n: sc.sentences.split_sentences(t)),
+    "pipeline: n headings": (500, lambda n: _grounded("## Cheating\nWhoever cheats shall be punished [S1].\n" * n)),
+    "pipeline: n unclosed fences": (500, lambda n: _grounded("```\nWhoever cheats is fined [1].\n" * n)),
+    "pipeline: n bracket groups": (2_500, lambda n: _grounded("Whoever cheats shall be punished " + "[1](2)" * n + ".")),
+    "pipeline: table of n rows": (
+        500,
+        lambda n: _grounded("| a | b |\n|---|---|\n" + "| Whoever cheats | punished [S1]. |\n" * n),
+    ),
+    "pipeline: n list items, every other removed": (
+        500,
+        lambda n: _grounded("- Whoever cheats shall be punished [S1].\n- The moon is cheese [S1].\n" * n),
+    ),
 }
 
 ONE = r"""

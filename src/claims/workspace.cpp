@@ -75,6 +75,16 @@ Lease::~Lease() {
   // Before lease_ accounts it: a workspace grown past kKeepBytes by one large check is given back
   // whatever the budget.
   if (cache_ == nullptr) return;
+  // One long answer (or many chunks) must not make every later check walk its sentences: a
+  // 1,000-sentence answer made each later small check of the thread ~7x slower.
+  const auto trim = [](auto& entries) {
+    if (entries.size() > kKeepEntries) {
+      entries.resize(kKeepEntries);
+      entries.shrink_to_fit();
+    }
+  };
+  trim(workspace_->pending);
+  trim(workspace_->profiles);
   cache_->bytes = workspace_->memory_bytes();
   if (cache_->bytes > kKeepBytes) cache_->workspace.reset();
 }

@@ -63,6 +63,9 @@ class Lease {
   Workspace& operator*() const noexcept { return *workspace_; }
 
   static constexpr std::size_t kKeepBytes = std::size_t{8} << 20;
+  /// Sentences and chunk profiles kept warm past a check; a check with more gives the rest back
+  /// (memory_bytes() walks every one kept, at the end of every later check on the thread).
+  static constexpr std::size_t kKeepEntries = 64;
 
  private:
   std::unique_ptr<Workspace> nested_;         // a nested lease's own workspace

@@ -65,3 +65,25 @@ def test_results_from_many_threads_do_not_depend_on_the_budget(default_budget: i
         t.join()
     assert got == expected
     assert sc.cache_usage()["held_bytes"] <= 64 * 1024
+
+
+def test_a_long_answer_leaves_no_per_sentence_state_behind() -> None:
+    # The thread's claim workspace kept one entry per sentence of its longest answer, and every later check walked
+    # them all to count its bytes: after one 1,000-sentence answer each small check took ~7x as long.
+    coverage = sc.ClaimCoverage(max_sentences=None)
+    chunks = [{"id": "S1", "content": "Whoever cheats shall be punished with imprisonment."}]
+    held: list[int] = []
+
+    def work() -> None:  # a thread of its own: its workspace is the only one that changes
+        coverage.check_answer("Whoever cheats is punished [S1].", chunks)
+        held.append(sc.cache_usage()["held_bytes"])
+        long = coverage.check_answer("Whoever cheats shall be punished [S1]. " * 2000, chunks)
+        assert long.covered_count == 2000
+        coverage.check_answer("Whoever cheats is punished [S1].", chunks)
+        held.append(sc.cache_usage()["held_bytes"])
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    before, after = held
+    assert after - before < 100_000  # it was ~1.9 MB: 2,000 sentences' buffers
