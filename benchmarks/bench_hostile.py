@@ -63,7 +63,9 @@ def _numbered(n: int, text: str) -> list[dict[str, str]]:
 def _grounded(draft: str) -> Callable[[], Any]:
     """The pipeline on a model reply (the pipeline's Markdown layout and citation reading run on it)."""
     # The sufficiency check off: the model is always asked, whatever the context.
-    answerer = sc.GroundedAnswerer(sc.SufficientContextChecker(enabled=False), claims=sc.ClaimCoverage(max_sentences=None))
+    answerer = sc.GroundedAnswerer(
+        sc.SufficientContextChecker(enabled=False), claims=sc.ClaimCoverage(max_sentences=None)
+    )
     chunks = [dict(c, score=0.9) for c in CH] + [{"id": "S2", "content": prose(300), "score": 0.8}]
     return lambda: answerer.answer(Q, chunks, lambda system, user: draft)
 
@@ -119,7 +121,10 @@ CASES: dict[str, tuple[int, Callable[[int], Callable[[], Any]]]] = {
     "split_sentences: n sentences": (25_000, lambda n: lambda t="A b. " * n: sc.sentences.split_sentences(t)),
     "pipeline: n headings": (500, lambda n: _grounded("## Cheating\nWhoever cheats shall be punished [S1].\n" * n)),
     "pipeline: n unclosed fences": (500, lambda n: _grounded("```\nWhoever cheats is fined [1].\n" * n)),
-    "pipeline: n bracket groups": (2_500, lambda n: _grounded("Whoever cheats shall be punished " + "[1](2)" * n + ".")),
+    "pipeline: n bracket groups": (
+        2_500,
+        lambda n: _grounded("Whoever cheats shall be punished " + "[1](2)" * n + "."),
+    ),
     "pipeline: table of n rows": (
         500,
         lambda n: _grounded("| a | b |\n|---|---|\n" + "| Whoever cheats | punished [S1]. |\n" * n),
