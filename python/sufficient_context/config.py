@@ -18,11 +18,12 @@ Every key is optional. An unknown key, or a value of the wrong type or out of ra
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Union
 
 from ._args import as_float
@@ -80,13 +81,29 @@ def load_checker_config(source: ConfigSource) -> dict[str, Any]:
         ``scoring``, ``recency_days``.
     """
     if isinstance(source, Mapping):
-        section = source.get(SECTION, source)
-        where = SECTION
-    elif isinstance(source, (str, os.PathLike)):
-        section = _section_from_file(os.fspath(source))
-        where = SECTION
-    else:
-        raise TypeError(f"source must be a path or a mapping; got {type(source).__name__}")
+        return _checker_section(source.get(SECTION, source))
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        section = _section_from_file(path)
+        with naming_file(path):
+            return _checker_section(section)
+    raise TypeError(f"source must be a path or a mapping; got {type(source).__name__}")
+
+
+@contextlib.contextmanager
+def naming_file(path: str | None) -> Iterator[None]:
+    """A bad value read from a file names the file too: a user may keep several configurations."""
+    if path is None:
+        yield
+        return
+    try:
+        yield
+    except ValueError as exc:
+        raise ValueError(f"configuration {path!r}: {exc}") from None
+
+
+def _checker_section(section: Any) -> dict[str, Any]:
+    where = SECTION
     if section is None:  # an empty section: every default
         return {}
     if not isinstance(section, Mapping):
@@ -116,7 +133,8 @@ def load_checker_config(source: ConfigSource) -> dict[str, Any]:
 def _section_from_file(path: str) -> Any:
     document = read_document(path)
     if not isinstance(document, Mapping) or SECTION not in document:
-        raise ValueError(f"{path!r} has no top-level {SECTION!r} section")
+        held = "" if document is None or isinstance(document, Mapping) else f" (it holds a {type(document).__name__})"
+        raise ValueError(f"{path!r} has no top-level {SECTION!r} section{held}")
     return document[SECTION]
 
 
@@ -128,8 +146,18 @@ def _bool(value: Any, name: str) -> bool:
 
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(as_float(value, name)):
-        raise ValueError(f"{name} must be a finite number; got {value!r}")
+        hint = ""
+        if isinstance(value, str) and _reads_as_number(value):  # PyYAML (YAML 1.1) reads 1e-5 as text, 1.0e-5 not
+            hint = " (read as text: YAML wants no quotes, and a dot and a signed exponent: 1.0e-5)"
+        raise ValueError(f"{name} must be a finite number; got {value!r}{hint}")
     return float(value)
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def _int(value: Any, name: str, minimum: int) -> int:
@@ -217,15 +245,20 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
     keys set).
     """
     if isinstance(source, Mapping):
-        document: Any = source
-    elif isinstance(source, (str, os.PathLike)):
-        document = read_document(os.fspath(source))
-    else:
-        raise TypeError(f"source must be a path or a mapping; got {type(source).__name__}")
+        return _pipeline_sections(source)
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        document = read_document(path)
+        with naming_file(path):
+            return _pipeline_sections(document)
+    raise TypeError(f"source must be a path or a mapping; got {type(source).__name__}")
+
+
+def _pipeline_sections(document: Any) -> dict[str, dict[str, Any]]:
     if document is None:
         document = {}
     if not isinstance(document, Mapping):
-        raise ValueError(f"the configuration must be a mapping of sections; got {type(document).__name__}")
+        raise ValueError(f"the document must be a mapping of sections; got {type(document).__name__}")
     ours = (SECTION, CLAIMS_SECTION, RETRIEVAL_SECTION, ANSWERING_SECTION)
     for key in document:
         close = difflib.get_close_matches(str(key), ours, n=1, cutoff=0.8)
@@ -257,7 +290,7 @@ def read_document(path: str) -> Any:
     if not stat.S_ISREG(mode):  # a FIFO would block forever, a device would never end
         raise ValueError(f"cannot read configuration {path!r}: it is not a regular file")
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:  # a BOM (Windows editors) would hide JSON from the JSON reader
             text = fh.read()
     except UnicodeDecodeError as exc:
         raise ValueError(f"configuration {path!r} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
@@ -322,7 +355,11 @@ def _unique_key_loader(yaml: Any, path: str) -> Any:
                 if key_node.tag == "tag:yaml.org,2002:merge":  # "<<": keys it brings may be overridden
                     continue
                 key = self.construct_object(key_node, deep=deep)
-                if key in seen:
+                try:
+                    repeated = key in seen
+                except TypeError:  # a list or mapping as key: PyYAML's own error below says where
+                    break
+                if repeated:
                     line = key_node.start_mark.line + 1
                     raise _DuplicateKey(f"configuration {path!r} gives the key {key!r} twice at line {line}")
                 seen.add(key)

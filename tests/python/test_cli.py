@@ -630,3 +630,29 @@ def test_eval_refuses_to_overwrite_its_input_and_an_interrupt_leaves_only_marked
     assert "sufficient-context: interrupted" in stderr
     assert stdout == ""
     assert sorted(p.name for p in out.iterdir()) == ["results.jsonl.partial"]
+
+
+def test_a_claims_only_calibration_feeds_back_into_eval_and_calibrate(tmp_path: Path) -> None:
+    # calibrate writes only a claims: section for rows with answers; eval --config and calibrate --config refused
+    # that file ("has no top-level 'sufficient_context' section") although they read claims thresholds.
+    data = tmp_path / "answers.jsonl"
+    rows = [{"query": SAMPLE_QUERY, "contexts": SAMPLE_CHUNKS, "answer": SAMPLE_ANSWER, "label": i % 2 == 0}
+            for i in range(6)]  # fmt: skip
+    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    config = tmp_path / "claims.yaml"
+    config.write_text("claims:\n  min_overlap: 0.25\n", encoding="utf-8")
+    done = run("eval", str(data), "--out", str(tmp_path / "out"), "--config", str(config), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["thresholds"]["min_overlap"] == 0.25
+    again = run("calibrate", str(data), "--out", str(tmp_path / "again.yaml"), "--config", str(config))
+    assert again.returncode == 0, again.stderr
+    assert "claims" in yaml.safe_load((tmp_path / "again.yaml").read_text(encoding="utf-8"))
+    from sufficient_context.scale.stage import checks_config  # eval --engine ray reads it here
+
+    assert checks_config(config) == {"checker": {}, "claims": {"min_overlap": 0.25}}
+    # check reads the sufficient_context section only: a file without it is still an error there.
+    chunks = tmp_path / "chunks.json"
+    chunks.write_text(json.dumps(SAMPLE_CHUNKS), encoding="utf-8")
+    check = run("check", "-q", SAMPLE_QUERY, "-c", str(chunks), "--config", str(config))
+    assert check.returncode == 2
+    assert "has no top-level 'sufficient_context' section" in check.stderr

@@ -154,3 +154,48 @@ def test_a_key_given_twice_is_refused_not_overwritten(tmp_path: Path) -> None:
         "base: &b {min_contexts: 2}\nsufficient_context:\n  <<: *b\n  min_contexts: 3\n", encoding="utf-8"
     )
     assert SufficientContextChecker.from_config(merged).min_contexts == 3
+
+
+def test_a_bad_value_in_a_file_names_the_file_and_the_key(tmp_path: Path) -> None:
+    # The errors named the key only: with several configurations around, the user had to guess which file.
+    from sufficient_context.config import load_pipeline_config
+
+    path = tmp_path / "team.yaml"
+    path.write_text("sufficient_context:\n  min_contexts: two\n", encoding="utf-8")
+    expected = f"configuration {str(path)!r}: sufficient_context.min_contexts must be an integer >= 1; got 'two'"
+    for load in (load_checker_config, load_pipeline_config):
+        with pytest.raises(ValueError, match="min_contexts") as info:
+            load(path)
+        assert str(info.value) == expected
+    path.write_text("claims:\n  min_overlapp: 0.3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^configuration '.*team\.yaml': unknown key 'claims\.min_overlapp'"):
+        load_pipeline_config(path)
+    # A mapping has no file to name.
+    with pytest.raises(ValueError, match=r"^sufficient_context\.min_contexts must be"):
+        load_checker_config({"min_contexts": "two"})
+
+
+def test_a_json_file_with_a_byte_order_mark_reads_as_json(tmp_path: Path) -> None:
+    # A BOM (a calibrate output saved again by a Windows editor) hid the JSON from the JSON reader: PyYAML then read
+    # 1e-05 as the text '1e-05' and the file was refused.
+    path = tmp_path / "calibrated.yaml"
+    body = '{"sufficient_context": {"thresholds": {"sufficient": 1e-05, "partial": 0}}}\n'
+    path.write_bytes(b"\xef\xbb\xbf" + body.encode())
+    assert load_checker_config(path) == {"thresholds": (1e-05, 0.0)}
+
+
+def test_an_unhashable_yaml_key_is_a_yaml_error_with_its_line(tmp_path: Path) -> None:
+    # "? [a, b]" as a key was a bare "TypeError: unhashable type: 'list'" naming neither the file nor the line.
+    path = tmp_path / "g.yaml"
+    path.write_text("sufficient_context:\n  ? [a, b]\n  : 2\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"g\.yaml' is not valid YAML at line 2, column 5: found unhashable key"):
+        load_checker_config(path)
+
+
+def test_a_number_yaml_reads_as_text_says_how_to_write_it(tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text("sufficient_context:\n  thresholds: {sufficient: 1e-5, partial: 0}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"got '1e-5' \(read as text: .*1\.0e-5\)"):
+        load_checker_config(path)
+    path.write_text("sufficient_context:\n  thresholds: {sufficient: 1.0e-5, partial: 0}\n", encoding="utf-8")
+    assert load_checker_config(path) == {"thresholds": (1e-05, 0.0)}

@@ -1103,3 +1103,24 @@ def test_the_docs_index_takes_file_names_that_are_not_utf8_and_skips_links_out(t
         assert index.retrieve("root", 5) == []
     finally:
         index.close()
+
+
+def test_settings_from_a_file_refuse_what_would_be_lost_and_name_the_file(tmp_path: Path) -> None:
+    # "sever:" was left alone as another tool's section and "server: []" read as no settings: the port, docs and
+    # upstream the user wrote were silently dropped. Errors of the pipeline sections named no file.
+    config = tmp_path / "gateway.yaml"
+    cases = {
+        "server:\n  port: 9000\nsever:\n  port: 9001\n": "unknown section 'sever'; did you mean 'server'?",
+        "Server:\n  port: 9001\n": "unknown section 'Server'; did you mean 'server'?",
+        "server: []\n": "server must be a mapping of settings; got list",
+        "server:\n  upstream: []\n": "server.upstream must be a mapping; got list",
+        "server:\n  prot: 1\n": "unknown key 'server.prot'",
+        "retrieval:\n  min_chunk: 1\n": "unknown key 'retrieval.min_chunk'",
+    }
+    for text, message in cases.items():
+        config.write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=r"^configuration ") as info:
+            ServerSettings.load(config)
+        assert str(info.value).startswith(f"configuration {str(config)!r}: {message}"), str(info.value)
+    config.write_text("server:\n  port: 9000\nlogging: {level: info}\n", encoding="utf-8")  # other tools: left alone
+    assert ServerSettings.load(config).port == 9000

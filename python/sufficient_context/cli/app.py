@@ -12,6 +12,7 @@ import click
 from .. import __version__
 from ..checker import SufficientContextChecker
 from ..claims import ClaimCoverage
+from ..config import SECTION, load_pipeline_config
 from . import render
 from .inputs import InputError, load_contexts, read_answer, text_argument
 
@@ -57,9 +58,13 @@ def _exit(code: int) -> None:
     raise click.exceptions.Exit(code)
 
 
-def _checker(config: Path | None, embedding_model: Any = None) -> SufficientContextChecker:
+def _checker(
+    config: Path | None, embedding_model: Any = None, *, section_required: bool = True
+) -> SufficientContextChecker:
     if config is None:
         return SufficientContextChecker(embedding_model)
+    if not section_required:  # eval and calibrate read claims too: calibrate writes a claims-only file for answer rows
+        return SufficientContextChecker(embedding_model, **load_pipeline_config(config)[SECTION])
     return SufficientContextChecker.from_config(config, embedding_model)
 
 
@@ -207,7 +212,7 @@ def eval_(
     if not dataset.is_file():
         raise InputError(f"DATASET: {os.fspath(dataset)!r} is not a file")
     model = None if embedding_model is None else _sentence_transformer(embedding_model)
-    checker = _checker(config, model)
+    checker = _checker(config, model, section_required=False)
     coverage = _coverage(config)
     progress = Progress(
         "[progress.description]{task.description}",
@@ -342,7 +347,13 @@ def calibrate(
         raise InputError(f"--out: {os.fspath(out)!r} is a folder; give the configuration file to write")
     if out.exists() and os.path.samefile(dataset, out):  # writing the config there would erase the data
         raise InputError(f"--out: {os.fspath(out)!r} is the dataset; writing the configuration would erase it")
-    result = fit(dataset, target_precision, checker=_checker(config), coverage=_coverage(config), threads=workers)
+    result = fit(
+        dataset,
+        target_precision,
+        checker=_checker(config, section_required=False),
+        coverage=_coverage(config),
+        threads=workers,
+    )
     if not result.to_config():
         raise InputError(f"DATASET: {os.fspath(dataset)!r} has no check with rows of both labels")
     result.write(out)

@@ -32,7 +32,12 @@ def checks_config(config: ConfigSource | None) -> dict[str, dict[str, Any]]:
         return {"checker": {}, "claims": {}}
     if not isinstance(config, (str, os.PathLike, Mapping)):
         raise TypeError(f"config must be a YAML path or a mapping; got {type(config).__name__}")
-    return {"checker": load_checker_config(config), "claims": load_pipeline_config(config)["claims"]}
+    if isinstance(config, Mapping):  # a mapping may be the checker section itself
+        return {"checker": load_checker_config(config), "claims": load_pipeline_config(config)["claims"]}
+    sections = load_pipeline_config(
+        config
+    )  # a file needs no sufficient_context section: calibrate may write claims only
+    return {"checker": sections["sufficient_context"], "claims": sections["claims"]}
 
 
 class Scorer:

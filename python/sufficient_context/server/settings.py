@@ -26,6 +26,7 @@ the answerer (:meth:`GroundedAnswerer.from_config`).
 
 from __future__ import annotations
 
+import difflib
 import math
 import os
 from collections.abc import Mapping
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import read_document
+from ..config import load_pipeline_config, naming_file, read_document
 
 __all__ = ["API_KEY_VARIABLE", "ServerSettings", "UpstreamSettings"]
 
@@ -132,20 +133,34 @@ class ServerSettings:
         variable. Unknown keys of the ``server:`` section raise ValueError naming them."""
         document: Mapping[str, Any]
         base: Path | None = None  # relative docs / data_dir paths in a file are relative to the file
+        path: str | None = None
         if config is None:
             document = {}
         elif isinstance(config, Mapping):
             document = config
         else:
-            document = _read_yaml(os.fspath(config))
+            path = os.fspath(config)
+            document = _read_yaml(path)
             base = Path(config).parent
-        section = document.get("server") or {}
+        with naming_file(path):
+            return cls._from_document(document, base, docs=docs, host=host, port=port, api_key=api_key)
+
+    @classmethod
+    def _from_document(
+        cls, document: Mapping[str, Any], base: Path | None, *, docs: Any, host: Any, port: Any, api_key: Any
+    ) -> ServerSettings:
+        close = [key for key in document if key != "server" and _near(str(key), "server")]
+        if close:  # the pipeline reader leaves other tools' sections alone: this one would be lost silently
+            raise ValueError(f"unknown section {close[0]!r}; did you mean 'server'?")
+        section = document.get("server")
+        section = {} if section is None else section
         if not isinstance(section, Mapping):
             raise ValueError(f"server must be a mapping of settings; got {type(section).__name__}")
         for key in section:
             if key not in _SERVER_KEYS:
                 raise ValueError(f"unknown key 'server.{key}'; expected one of {', '.join(_SERVER_KEYS)}")
-        upstream_section = section.get("upstream") or {}
+        upstream_section = section.get("upstream")
+        upstream_section = {} if upstream_section is None else upstream_section
         if not isinstance(upstream_section, Mapping):
             raise ValueError(f"server.upstream must be a mapping; got {type(upstream_section).__name__}")
         for key in upstream_section:
@@ -164,6 +179,7 @@ class ServerSettings:
         if values.get("api_key") is None and os.environ.get(API_KEY_VARIABLE):
             values["api_key"] = os.environ[API_KEY_VARIABLE]
         pipeline = {k: v for k, v in document.items() if k != "server"}
+        load_pipeline_config(pipeline)  # checked here, so that an error names the file
         return cls(upstream=upstream, pipeline=pipeline, **values)
 
 
@@ -174,6 +190,10 @@ def _read_yaml(path: str) -> Mapping[str, Any]:
     if not isinstance(document, Mapping):
         raise ValueError(f"{path!r} must hold a mapping of sections; got {type(document).__name__}")
     return document
+
+
+def _near(key: str, name: str) -> bool:
+    return bool(difflib.get_close_matches(key, (name,), n=1, cutoff=0.8))
 
 
 def _int(value: Any, name: str, low: int, high: int) -> None:
