@@ -34,9 +34,8 @@ def checks_config(config: ConfigSource | None) -> dict[str, dict[str, Any]]:
         raise TypeError(f"config must be a YAML path or a mapping; got {type(config).__name__}")
     if isinstance(config, Mapping):  # a mapping may be the checker section itself
         return {"checker": load_checker_config(config), "claims": load_pipeline_config(config)["claims"]}
-    sections = load_pipeline_config(
-        config
-    )  # a file needs no sufficient_context section: calibrate may write claims only
+    # A file needs no sufficient_context section: calibrate may write claims only.
+    sections = load_pipeline_config(config)
     return {"checker": sections["sufficient_context"], "claims": sections["claims"]}
 
 
