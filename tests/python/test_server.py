@@ -1124,3 +1124,19 @@ def test_settings_from_a_file_refuse_what_would_be_lost_and_name_the_file(tmp_pa
         assert str(info.value).startswith(f"configuration {str(config)!r}: {message}"), str(info.value)
     config.write_text("server:\n  port: 9000\nlogging: {level: info}\n", encoding="utf-8")  # other tools: left alone
     assert ServerSettings.load(config).port == 9000
+
+
+def test_an_api_key_variable_that_is_not_set_stops_the_gateway_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without this, every question went to the upstream without a key and came back as a 502 ("HTTP 401").
+    monkeypatch.delenv("SC_TEST_UPSTREAM_KEY", raising=False)
+    settings = ServerSettings(
+        docs=_docs(tmp_path / "docs"),
+        upstream=UpstreamSettings(url="http://127.0.0.1:9/v1", api_key_env="SC_TEST_UPSTREAM_KEY"),
+    )
+    with pytest.raises(ValueError, match="api_key_env names SC_TEST_UPSTREAM_KEY, which is not set"):
+        create_app(settings)
+    monkeypatch.setenv("SC_TEST_UPSTREAM_KEY", "sk-test")
+    started = Gateway(settings)  # served: the key is read at start
+    started.close()

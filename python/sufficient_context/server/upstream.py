@@ -44,6 +44,10 @@ class UpstreamGenerator:
         self.timeout_s = float(settings.timeout_s)
         headers = {"Content-Type": "application/json"}
         key = settings.api_key
+        if settings.api_key_env and not key:  # else every call goes out without a key, and fails as a 401 upstream
+            raise ValueError(
+                f"server.upstream.api_key_env names {settings.api_key_env}, which is not set in the environment"
+            )
         if key:
             headers["Authorization"] = f"Bearer {key}"
         self._client = httpx.Client(
