@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import signal
+import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -221,3 +224,73 @@ def test_cli_engine_ray_writes_parquet_and_the_local_summary(ray_address: str, t
     assert wrong.returncode == 2
     assert "--address needs --engine ray" in wrong.stderr
     assert wrong.stdout == ""
+
+
+def _cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "sufficient_context", "eval", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=240, env={**os.environ, **env})
+
+
+def test_cli_engine_ray_on_an_empty_file_without_the_report_extra_and_with_no_cluster(
+    ray_address: str, tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    done = _cli(str(empty), "--engine", "ray", "--address", ray_address, "--out", str(tmp_path / "e"))
+    assert done.returncode == 2
+    assert "holds no row" in done.stderr  # as the local engine says, not a bare FileNotFoundError of results/
+
+    # Without matplotlib ([report] extra): the results and summary of one Ray run, no report, exit 0.
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "matplotlib.py").write_text('raise ImportError("No module named matplotlib", name="matplotlib")\n')
+    data = tmp_path / "turns.jsonl"
+    data.write_bytes(b"\n".join(_sample_lines()[:20]) + b"\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.html").write_text("a previous run's", encoding="utf-8")
+    path = os.pathsep.join([str(shadow), os.environ.get("PYTHONPATH", "")])
+    done = _cli(str(data), "--engine", "ray", "--address", ray_address, "--out", str(out), "--json", PYTHONPATH=path)
+    assert done.returncode == 0, done.stderr
+    assert "no report.html" in done.stderr
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8")) == json.loads(done.stdout)
+    assert sorted(p.name for p in out.iterdir()) == ["results", "summary.json"]  # no stale report beside them
+
+    # Nothing listens at the address: a quick error naming it, not Ray's 14 minutes of retries and a traceback.
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    done = _cli(str(data), "--engine", "ray", "--address", f"127.0.0.1:{port}")
+    assert done.returncode == 2
+    assert f"no Ray cluster answers at '127.0.0.1:{port}'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_cli_engine_ray_interrupted_leaves_only_marked_partial_results(ray_address: str, tmp_path: Path) -> None:
+    row = json.dumps({"query": SAMPLE_QUERY, "contexts": SAMPLE_CHUNKS, "label": "sufficient"})
+    data = tmp_path / "big.jsonl"
+    data.write_text((row + "\n") * 60_000, encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text('{"rows": 1}', encoding="utf-8")  # a previous run's
+    command = [sys.executable, "-m", "sufficient_context", "eval", str(data), "--engine", "ray"]
+    process = subprocess.Popen(
+        [*command, "--address", ray_address, "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Python's KeyboardInterrupt handler
+    )
+    partial = out / "results.partial"
+    while not (partial.is_dir() and any(partial.glob("*.parquet"))) and process.poll() is None:
+        threading.Event().wait(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=240)
+    assert process.returncode == 130, stderr
+    assert f"the rows written so far are in {partial}" in stderr
+    assert sorted(p.name for p in out.iterdir()) == ["results.partial"]  # no results/ that looks complete
+    done = _cli(str(data), "--engine", "ray", "--address", ray_address, "--out", str(out), "--json")
+    assert done.returncode == 0, done.stderr  # the next run starts afresh
+    assert json.loads(done.stdout)["rows"] == 60_000
+    assert sum(pq.read_metadata(p).num_rows for p in (out / "results").glob("*.parquet")) == 60_000
+    assert not partial.exists()

@@ -285,20 +285,28 @@ def _eval_on_ray(
         raise InputError(f"DATASET: {os.fspath(dataset)!r} does not exist")
     from ..scale import run
     from ..scale._deps import ray_module
+    from ..scale.engine import PARTIAL_SUFFIX, RESULTS_DIR
 
     try:
         ray_module()
     except ImportError as exc:
         raise InputError(f"--engine ray: {exc}") from None
-    report = True
     try:
-        summary = run(dataset, out, config=config, address=address, threads=workers or 1)
-    except ImportError as exc:  # the report's plots need the [report] extra; results and summary still come
-        if out is None:
-            raise
-        click.echo(f"sufficient-context: no report.html: {exc}", err=True)
-        report = False
         summary = run(dataset, out, config=config, address=address, threads=workers or 1, report=False)
+    except KeyboardInterrupt:
+        if out is not None and (out / f"{RESULTS_DIR}{PARTIAL_SUFFIX}").is_dir():
+            partial = os.fspath(out / f"{RESULTS_DIR}{PARTIAL_SUFFIX}")
+            click.echo(f"sufficient-context: interrupted; the rows written so far are in {partial}/", err=True)
+        raise
+    report = out is not None
+    if out is not None:  # written here, not by run: without the [report] extra the results must not be redone
+        from ..evaluation.report import write_report
+
+        try:
+            write_report(summary, out / "report.html", title=f"Evaluation of {os.fspath(dataset)}")
+        except ImportError as exc:  # the report's plots need the [report] extra; results and summary are written
+            click.echo(f"sufficient-context: no report.html: {exc}", err=True)
+            report = False
     document = summary.to_dict()
     _require_rows(document, dataset)
     if json_out:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,8 @@ from .stage import checks_config, evaluate
 from .summarize import summary_of
 
 RESULTS_DIR = "results"  # Parquet files under the output directory
+PARTIAL_SUFFIX = ".partial"  # results are written to results.partial/, renamed results/ when all are written
+_CONNECT_TIMEOUT_S = 10.0
 
 
 def connect(address: str | None) -> bool:
@@ -27,8 +31,29 @@ def connect(address: str | None) -> bool:
     ray = ray_module()
     if ray.is_initialized():
         return False
-    ray.init(address=address, include_dashboard=False if address is None else None, log_to_driver=False)
+    if address is not None:
+        _reachable(address)
+    try:
+        ray.init(address=address, include_dashboard=False if address is None else None, log_to_driver=False)
+    except RuntimeError as exc:  # Ray's "Failed to connect to GCS", with a page of its logs
+        if address is None:
+            raise
+        raise ConnectionError(
+            f"address: cannot join the Ray cluster at {address!r}: {str(exc).splitlines()[0]}"
+        ) from None
     return True
+
+
+def _reachable(address: str) -> None:
+    """Fail fast when nothing listens at a ``host:port`` address: Ray itself retries for about 14 minutes, then
+    raises RuntimeError."""
+    host, sep, port = address.rpartition(":")
+    if "://" in address or not sep or not host or not port.isdigit():
+        return  # "auto", ray://...: Ray's own errors are quick
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_TIMEOUT_S).close()
+    except (OSError, OverflowError) as exc:
+        raise ConnectionError(f"address: no Ray cluster answers at {address!r} ({exc})") from None
 
 
 def run(
@@ -49,13 +74,26 @@ def run(
     if target is not None and target.exists() and any(target.iterdir()):
         # Parquet writers add files beside old ones, and the summary would count both runs.
         raise ValueError(f"out: {os.fspath(target)!r} already holds files; remove it or choose another directory")
+    outputs = () if out is None else (Path(out) / "summary.json", Path(out) / "report.html")
+    for output in outputs:
+        if output.exists() and os.path.exists(data) and os.path.samefile(data, output):
+            raise ValueError(f"out: {os.fspath(output)!r} is the input file; writing it would erase the input")
     started = connect(address)
+    for output in outputs:  # a previous run's files never sit beside this run's results (as in the local engine)
+        output.unlink(missing_ok=True)
     try:
-        results = evaluate(read(os.fspath(data)), config, threads=threads)
+        results: Any = evaluate(read(os.fspath(data)), config, threads=threads)
         if target is not None:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_results(results, target)
-            results = read_parquet(target)  # summarize what was written instead of scoring twice
+            # Written beside, renamed when whole: an interrupted run leaves only results.partial/ (as the local
+            # engine leaves results.jsonl.partial), never a results/ that looks complete.
+            partial = target.with_name(RESULTS_DIR + PARTIAL_SUFFIX)
+            if partial.is_dir():
+                shutil.rmtree(partial)  # an earlier interrupted run's: its files would be counted again
+            partial.mkdir(parents=True)
+            write_results(results, partial)
+            os.replace(partial, target)
+            # Summarize what was written instead of scoring twice; no rows wrote no file.
+            results = read_parquet(target) if any(target.iterdir()) else None
         summary = _summary(results, settings)
     finally:
         if started:
@@ -71,7 +109,8 @@ def run(
 
 def _summary(results: Any, settings: dict[str, dict[str, Any]]) -> Summary:
     try:
-        return summary_of(results)
+        if results is not None:
+            return summary_of(results)
     except ValueError as exc:
         if "no rows" not in str(exc):
             raise
@@ -80,4 +119,4 @@ def _summary(results: Any, settings: dict[str, dict[str, Any]]) -> Summary:
     return Summary(thresholds_of(checker, ClaimCoverage(**settings["claims"])))
 
 
-__all__ = ["RESULTS_DIR", "connect", "run"]
+__all__ = ["PARTIAL_SUFFIX", "RESULTS_DIR", "connect", "run"]
