@@ -523,3 +523,21 @@ def test_deliberation_whose_session_the_restarted_server_lost_offers_a_new_one(
     finally:
         browser.get("about:blank")
         second.stop()
+
+
+def test_pages_fit_a_phone_screen(server: _Server, browser: WebDriver) -> None:
+    # 390 CSS px, a common phone (headless Chromium windows are never narrower than 500 px: emulate the screen)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    )
+    try:
+        for page in ("/", "/history", "/deliberation"):
+            browser.get(server.url + page)
+            nav = _wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, ".site-header nav")))
+            width = browser.execute_script("return document.documentElement.clientWidth")
+            assert width == 390
+            # the navigation ran 8 px past the edge: a sideways scroll on every page, "Deliberation" cut off
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= width, page
+            assert nav.rect["x"] + nav.rect["width"] <= width, page
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
