@@ -49,9 +49,11 @@ def _write_docs(folder: Path) -> None:
 class _Server:
     """An ASGI app under uvicorn in a background thread, on a free loopback port."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, port: int = 0) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart takes the port it had
+        self.sock.bind(("127.0.0.1", port))
+        self.port = int(self.sock.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
@@ -69,7 +71,9 @@ class _Server:
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
 
-    def stop(self) -> None:
+    def stop(self, force: bool = False) -> None:
+        """`force`: as a second Ctrl+C, without waiting for open event streams."""
+        self.server.force_exit = force
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
@@ -480,3 +484,60 @@ def test_deliberation_countdown_reaching_zero_continues_automatically(
     state = hasty_server.get(f"/v1/deliberations/{view['id']}")
     assert state["pending"] is False
     assert state["state"]["user_context_choice"] == "continue"
+
+
+def test_deliberation_whose_session_the_restarted_server_lost_offers_a_new_one(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _write_docs(docs)
+    settings = ServerSettings(docs=docs, data_dir=tmp_path / "data")
+    first = _Server(create_app(settings))
+    session_id = _start_deliberation(browser, first.url, "Which queue should we use?")
+    _contribute(browser, *MEETING[0])
+    first.stop(force=True)
+    second = _Server(create_app(settings), port=first.port)  # sessions live in memory: this one has none
+    try:
+        # the stream's 404 is told as the session gone (it was "reconnecting" to it every second, forever)
+        gone = _wait(browser).until(ec.visibility_of_element_located((By.ID, "gone")))
+        assert session_id in gone.text
+        assert "reconnecting" not in browser.find_element(By.ID, "stream-status").text
+        assert browser.find_element(By.ID, "session-badge").text == "Gone"
+        assert not browser.find_element(By.ID, "post-button").is_enabled()
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#round-1 li.contribution")) == 1  # what was seen stays
+        assert "id=" not in browser.current_url
+        assert browser.switch_to.active_element == browser.find_element(By.ID, "gone-start")
+        browser.switch_to.active_element.send_keys(Keys.ENTER)  # a new session on the same topic
+        _wait(browser).until(ec.text_to_be_present_in_element((By.ID, "stream-status"), "Listening"))
+        assert not gone.is_displayed()
+        new_id = browser.find_element(By.ID, "session-id").text
+        assert new_id != session_id
+        assert second.get(f"/v1/deliberations/{new_id}")["question"] == "Which queue should we use?"
+        assert not browser.find_elements(By.CSS_SELECTOR, "li.contribution")
+
+        # a link to the lost session says the same
+        browser.get(f"{second.url}/deliberation?id={session_id}")
+        assert session_id in _wait(browser).until(ec.visibility_of_element_located((By.ID, "gone"))).text
+        assert not browser.find_element(By.ID, "error").is_displayed()
+    finally:
+        browser.get("about:blank")
+        second.stop()
+
+
+def test_pages_fit_a_phone_screen(server: _Server, browser: WebDriver) -> None:
+    # 390 CSS px, a common phone (headless Chromium windows are never narrower than 500 px: emulate the screen)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    )
+    try:
+        for page in ("/", "/history", "/deliberation"):
+            browser.get(server.url + page)
+            nav = _wait(browser).until(ec.visibility_of_element_located((By.CSS_SELECTOR, ".site-header nav")))
+            width = browser.execute_script("return document.documentElement.clientWidth")
+            assert width == 390
+            # the navigation ran 8 px past the edge: a sideways scroll on every page, "Deliberation" cut off
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= width, page
+            assert nav.rect["x"] + nav.rect["width"] <= width, page
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

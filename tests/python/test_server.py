@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -1069,6 +1070,36 @@ def test_the_serve_command_runs_the_gateway(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_serve_stops_on_ctrl_c_while_a_deliberation_stream_is_open(tmp_path: Path) -> None:
+    docs = _docs(tmp_path / "docs")
+    port = _closed_port()
+    command = [sys.executable, "-m", "sufficient_context", "serve", "--docs", str(docs), "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{url}/healthz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert process.poll() is None, "serve exited"
+            assert time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.05)
+        session = httpx.post(f"{url}/v1/deliberations", json={"question": "Which queue?"}).json()["id"]
+        # the console's deliberation page holds this stream open; uvicorn waited for it to end, i.e. forever
+        with httpx.stream("GET", f"{url}/v1/deliberations/{session}/events", timeout=None) as stream:
+            assert stream.status_code == 200
+            process.send_signal(signal.SIGINT)
+            assert b"".join(stream.iter_bytes()) == b""  # ends cleanly: the page reconnects to the next server
+        assert process.wait(60) in (0, 130)  # it stops, as on Ctrl+C without a stream (click: 130)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
 
 
 def test_serve_without_the_server_extra_says_how_to_install_it(tmp_path: Path) -> None:

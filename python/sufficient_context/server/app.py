@@ -284,4 +284,8 @@ def serve(settings: ServerSettings, retriever: Any = None) -> None:
     import uvicorn
 
     app = create_app(settings, retriever)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", timeout_keep_alive=5)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host=settings.host, port=settings.port, log_level="info", timeout_keep_alive=5)
+    )
+    app.state.server = server  # its should_exit ends the deliberation event streams, which never end on their own
+    server.run()

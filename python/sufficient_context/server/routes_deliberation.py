@@ -379,6 +379,9 @@ async def _stream(request: Request, session: Session, cursor: int) -> AsyncItera
                 continue
             if await request.is_disconnected():
                 return
+            # uvicorn stops only once every response has ended: Ctrl+C waited as long as a console page was open
+            if getattr(getattr(request.app.state, "server", None), "should_exit", False):
+                return
             idle += _WAKE_S
             if idle >= _KEEPALIVE_S:
                 idle = 0.0

@@ -17,6 +17,7 @@
     id: null,
     lastEventId: -1,
     ended: false,
+    question: "",
     stream: null, // the AbortController of the open stream
     deadline: null, // Date.now() value when the server continues on its own
     timer: null,
@@ -55,6 +56,10 @@
           C.requireKey(openStream, "This server needs an API key.", false);
           return null;
         }
+        if (response.status === 404) {
+          sessionGone(session.id); // the server restarted or the session was removed: retrying cannot bring it back
+          return null;
+        }
         if (!response.ok || !response.body) throw new ApiError(response.status, "the event stream failed");
         return readEvents(response.body.getReader());
       })
@@ -69,6 +74,40 @@
           reconnectSoon(controller);
         }
       );
+  }
+
+  // A 404 for the session: say so and offer a new one, instead of retrying an id the server no longer knows.
+  function sessionGone(id) {
+    if (session.id === id) {
+      session.ended = true;
+      if (session.stream) session.stream.abort();
+      session.stream = null;
+      closeModal();
+      var badge = $("session-badge");
+      badge.textContent = "Gone";
+      badge.className = "badge badge-insufficient_evidence";
+      Array.prototype.forEach.call($("contribution-form").elements, function (node) {
+        node.disabled = true;
+      });
+      $("stream-status").textContent = "The server no longer has this session.";
+    }
+    showError(null);
+    setStatus("");
+    $("gone-text").textContent =
+      "Session " + id + " no longer exists on the server: it was restarted, or the session was deleted or made " +
+      "room for newer ones." + (session.id === id ? " What is shown below is all that is left of it." : "");
+    show($("gone"), true);
+    var url = new URL(window.location.href);
+    url.searchParams.delete("id");
+    window.history.replaceState(null, "", url.toString());
+    $("gone-start").focus();
+  }
+
+  // `error` from a request on the current session: true when it was a 404 (handled as a session gone).
+  function gone(error) {
+    if (!error || error.status !== 404 || !session.id) return false;
+    sessionGone(session.id);
+    return true;
   }
 
   function reconnectSoon(controller) {
@@ -206,7 +245,9 @@
           $("contribution").value = "";
           setStatus("Contribution posted.");
         },
-        showError
+        function (error) {
+          if (!gone(error)) showError(error);
+        }
       )
       .then(function () {
         button.disabled = session.ended;
@@ -316,6 +357,7 @@
       },
       function (error) {
         setButtons(false);
+        if (gone(error)) return;
         if (error.status === 409) {
           refreshState(); // decided already (the timeout): the stream brings the outcome
           modalError("This choice came too late: " + error.message);
@@ -432,7 +474,10 @@
           badge.className = "badge " + (view.pending ? "badge-answered_with_caveat" : "badge-unknown");
         }
       },
-      done
+      function (error) {
+        done();
+        gone(error);
+      }
     );
   }
 
@@ -448,10 +493,12 @@
 
   function attach(view) {
     session.id = view.id;
+    session.question = view.question || "";
     session.lastEventId = -1;
     session.ended = false;
     clear($("rounds"));
     clear($("events"));
+    show($("gone"), false);
     show($("no-contributions"), true);
     show($("choice-result"), false);
     show($("synthesis-section"), false);
@@ -513,6 +560,10 @@
         choose(button.getAttribute("data-choice"));
       });
     });
+    $("gone-start").addEventListener("click", function () {
+      if (session.question && !$("topic").value.trim()) $("topic").value = session.question;
+      start();
+    });
     document.addEventListener("keydown", modalKeys, true);
     // Leaving the page must close the stream: a page kept in the back-forward cache would hold it open.
     window.addEventListener("pagehide", function () {
@@ -532,7 +583,8 @@
         },
         function (error) {
           setStatus("");
-          showError(error);
+          if (error.status === 404) sessionGone(id);
+          else showError(error);
         }
       );
     } else {
