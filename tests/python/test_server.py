@@ -1046,24 +1046,33 @@ def test_a_retriever_of_ones_own_replaces_the_docs_index(tmp_path: Path) -> None
         gateway.close()
 
 
-def test_the_serve_command_runs_the_gateway(tmp_path: Path) -> None:
-    docs = _docs(tmp_path / "docs")
+def _serve(docs: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`sufficient-context serve --docs DOCS` in a subprocess, once it answers /healthz: (process, base url)."""
     port = _closed_port()
-    command = [sys.executable, "-m", "sufficient_context", "serve", "--docs", str(docs), "--port", str(port),
-               "--api-key", "k"]  # fmt: skip
+    command = [sys.executable, "-m", "sufficient_context", "serve", "--docs", str(docs), "--port", str(port), *options]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
     try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
         while True:
             try:
                 if httpx.get(f"{url}/healthz").status_code == 200:
-                    break
+                    return process, url
             except httpx.TransportError:
                 pass
             assert process.poll() is None, "serve exited"
             assert time.monotonic() < deadline, "serve did not start"
             time.sleep(0.05)
+    except BaseException:
+        process.terminate()
+        process.wait(10)
+        raise
+
+
+def test_the_serve_command_runs_the_gateway(tmp_path: Path) -> None:
+    docs = _docs(tmp_path / "docs")
+    process, url = _serve(docs, "--api-key", "k")
+    try:
         assert httpx.get(f"{url}/v1/history").status_code == 401
         assert httpx.get(f"{url}/v1/history", headers={"Authorization": "Bearer k"}).json() == {"rows": []}
         assert (docs / ".sufficient-context" / "index.db").is_file()
@@ -1073,22 +1082,8 @@ def test_the_serve_command_runs_the_gateway(tmp_path: Path) -> None:
 
 
 def test_serve_stops_on_ctrl_c_while_a_deliberation_stream_is_open(tmp_path: Path) -> None:
-    docs = _docs(tmp_path / "docs")
-    port = _closed_port()
-    command = [sys.executable, "-m", "sufficient_context", "serve", "--docs", str(docs), "--port", str(port)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process, url = _serve(_docs(tmp_path / "docs"))
     try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, "serve exited"
-            assert time.monotonic() < deadline, "serve did not start"
-            time.sleep(0.05)
         session = httpx.post(f"{url}/v1/deliberations", json={"question": "Which queue?"}).json()["id"]
         # the console's deliberation page holds this stream open; uvicorn waited for it to end, i.e. forever
         with httpx.stream("GET", f"{url}/v1/deliberations/{session}/events", timeout=None) as stream:
