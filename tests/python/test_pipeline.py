@@ -41,10 +41,16 @@ class Recorder:
 def test_no_evidence_never_calls_the_generator() -> None:
     llm = Recorder(GOOD)
     answerer = sc.GroundedAnswerer()
-    for chunks in ([dict(c, score=0.1) for c in SCORED], SCORED[:1], []):  # under min_score; under min_chunks; none
+    cases = (
+        ([dict(c, score=0.1) for c in SCORED], "Best similarity 0.10 is below min_score 0.20."),
+        # one relevant chunk found: the answer says why it is not enough, not only "no documentation found"
+        (SCORED[:1], "Only 1 chunk(s) reach min_score 0.20 (best similarity 0.83); min_chunks is 2."),
+        ([], "No chunks were retrieved."),
+    )
+    for chunks, reason in cases:
         result = answerer.answer(SAMPLE_QUERY, chunks, llm)
         assert result.status == "no_evidence"
-        assert result.answer == "No supporting documentation found in indexed sources."
+        assert result.answer == f"No supporting documentation found in indexed sources. {reason}"
         assert result.refused
         assert result.sufficiency is None
         assert result.checks["generator"] == "none"

@@ -204,7 +204,10 @@ class GroundedAnswerer:
         gating, evidence = self.retrieval_gate(given)
         if gating["outcome"] == "no_evidence":
             checks["generator"] = "none"
-            return self._finish(started, query, given, "no_evidence", NO_EVIDENCE_MESSAGE, gating=gating, checks=checks)
+            # With the gate's reason, as the LlamaIndex postprocessor says it: "No supporting documentation found"
+            # alone misleads when one relevant chunk was found and min_chunks asks for two.
+            message = f"{NO_EVIDENCE_MESSAGE} {gating['reason']}".strip()
+            return self._finish(started, query, given, "no_evidence", message, gating=gating, checks=checks)
 
         labelled = [_relabel(chunk, f"S{i}") for i, chunk in enumerate(evidence, start=1)]
         owners = {f"S{i}": chunk for i, chunk in enumerate(evidence, start=1)}
