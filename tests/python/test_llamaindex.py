@@ -717,9 +717,9 @@ def test_the_example_runs_offline_end_to_end() -> None:
     assert "refused (no_evidence): No supporting documentation found in indexed sources. Best similarity" in out
     assert "[answered] Section 420 of the Indian Penal Code" in out
     assert "[S1] IPC_420_0 (score" in out
-    assert "[S2] IPC_415_0 (score" in out
+    assert "IPC_415_0 (score" not in out  # the definition of cheating does not answer what the punishment is
     assert f"[no_evidence] {sc.NO_EVIDENCE_MESSAGE}" in out
-    assert "sufficiency pass score 0.90" in out
+    assert "sufficiency pass score 0.87" in out  # of the chunk the answer cites
     assert "sufficiency FAIL score 0.00" in out
     assert "claims      pass score 1.00" in out
     assert "FAIL score 0.50" in out

@@ -479,3 +479,18 @@ def test_citations_that_name_no_source_for_sure_are_left_as_written() -> None:
         result = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED, Recorder(draft))
         assert any(kept in c["sentence"] for c in result.claims), draft
         assert not all(c["kept"] for c in result.claims), draft
+
+
+def test_the_extractive_answer_leaves_out_sentences_that_answer_another_question() -> None:
+    # "Section 302 ... punished" holds 2 of the terms the Section 420 sentence holds 4 of: it filled a free place
+    # in an answer about Section 420 (murder beside cheating).
+    chunks = sc.as_chunks([
+        {"id": "a", "content": "Section 420: Whoever cheats shall be punished with imprisonment up to seven years."},
+        {"id": "b", "content": "Section 302: Whoever commits murder shall be punished with death."},
+    ])  # fmt: skip
+    answer = extractive_answer("What is the punishment for cheating under Section 420?", chunks)
+    assert answer == "Section 420: Whoever cheats shall be punished with imprisonment up to seven years [a]."
+    # Sentences as relevant as each other all stay (up to max_sentences).
+    both = extractive_answer("Who shall be punished?", chunks)
+    assert "[a]" in both
+    assert "[b]" in both

@@ -22,7 +22,8 @@ _BREAK = "sc_sentence_break"  # an identifier: the tokenizer keeps it whole, the
 def extractive_answer(query: str, chunks: Sequence[Chunk], max_sentences: int = 3) -> str:
     """Up to `max_sentences` sentences of `chunks` holding the most of the query's key terms (stemmed), in the
     chunks' order, each followed by its chunk's label (``[S1]``). Ties go to the earlier chunk and sentence; a
-    sentence with none of the query's terms is never used. No match: ``NOT_IN_DOCUMENTATION_ANSWER``."""
+    sentence holding half the terms the best one holds or fewer (none, with one) is never used. No match:
+    ``NOT_IN_DOCUMENTATION_ANSWER``."""
     wanted = set(_text.terms(query))
     if not wanted:
         return NOT_IN_DOCUMENTATION_ANSWER
@@ -41,6 +42,10 @@ def extractive_answer(query: str, chunks: Sequence[Chunk], max_sentences: int = 
     ]
     if not scored:
         return NOT_IN_DOCUMENTATION_ANSWER
+    # A sentence holding half the query's terms the best one holds, or fewer, answers another question ("Section
+    # 302 ... punished" beside the Section 420 sentence of a question about 420): it does not fill a free place.
+    most = -min(item[0] for item in scored)
+    scored = [item for item in scored if -item[0] * 2 > most]
     best = sorted(sorted(scored)[:max_sentences], key=lambda item: (item[1], item[2]))
     return " ".join(_cite(body, label) for _, _, _, body, label in best)
 
