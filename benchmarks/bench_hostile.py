@@ -129,6 +129,18 @@ CASES: dict[str, tuple[int, Callable[[int], Callable[[], Any]]]] = {
         500,
         lambda n: _grounded("| a | b |\n|---|---|\n" + "| Whoever cheats | punished [S1]. |\n" * n),
     ),
+    "pipeline: a source label, heading and table delimiter with n spaces each": (
+        25_000,
+        lambda n: _grounded(
+            "Whoever cheats shall be punished [S1].\n## Punishment"
+            + " " * n
+            + "x\n\n| a | b |\n|---"
+            + " " * n
+            + "x\n\n**Sources"
+            + " " * n
+            + "x"
+        ),
+    ),
     "pipeline: n list items, every other removed": (
         500,
         lambda n: _grounded("- Whoever cheats shall be punished [S1].\n- The moon is cheese [S1].\n" * n),

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 INT_MAX = 2**31 - 1  # counts beyond this are never meaningful, and the core's integers must hold them
+FLOAT32_MAX = 3.4028234663852886e38  # embeddings are stored and compared in float32
+# A vector whose largest magnitude is below this would lose bits (or all of them) in float32 (as the core's
+# kTinyRowPeak in checker/embedding_relevance.cpp).
+FLOAT32_TINY = 2.0**-100
 
 # NumPy is imported only where arrays are made (importing it costs ~50-75 ms and starts OpenBLAS threads that spin
 # for ~0.1 s of CPU). Until something has imported it, no NumPy scalar or array can exist, so the type tests below

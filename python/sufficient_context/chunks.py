@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Union
 
-from ._args import as_float, bool_types, finite_or_none, real_array, real_types
+from ._args import FLOAT32_MAX, FLOAT32_TINY, as_float, bool_types, finite_or_none, real_array, real_types
 
 if TYPE_CHECKING:  # imported where embeddings are read
     import numpy as np
@@ -258,10 +258,10 @@ def _embedding(value: Any, where: str) -> NDArray[np.float32] | None:
         raise ValueError(f"{where}[{bad[0]}] is {given[bad[0]]!s}: embeddings must be finite")
     if given.dtype.kind == "f" and given.dtype.itemsize > 4:  # what the float32 cast would turn into inf or 0
         peak = np.max(np.abs(given))
-        if peak > _FLOAT32_MAX:
-            i = int(np.argmax(np.abs(given) > _FLOAT32_MAX))
+        if peak > FLOAT32_MAX:
+            i = int(np.argmax(np.abs(given) > FLOAT32_MAX))
             raise ValueError(f"{where}[{i}] is {given[i]!s}: beyond float32's range (3.4e38), in which it is stored")
-        if 0 < peak < _FLOAT32_TINY:
+        if 0 < peak < FLOAT32_TINY:
             raise ValueError(
                 f"{where} is too small for float32, in which it is stored: its largest magnitude is {peak!s} "
                 "(below 2**-100 it would lose its digits, or all become 0); scale it up, its cosines do not change"
@@ -269,10 +269,6 @@ def _embedding(value: Any, where: str) -> NDArray[np.float32] | None:
     array = given.astype(np.float32)  # a copy: later edits to the input do not leak in
     array.flags.writeable = False
     return array
-
-
-_FLOAT32_MAX = 3.4028234663852886e38
-_FLOAT32_TINY = 2.0**-100
 
 
 def _timestamp(value: Any, where: str) -> datetime | None:

@@ -32,13 +32,12 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Union
 
 from . import sentences as _sentences
-from ._args import as_float, int_in_range, str_tuple, text_of
+from ._args import as_float, int_in_range, replace_surrogates, str_tuple, text_of
 from ._core import claims as _core
 from ._word_relations import english_word_relations
 from .chunks import ChunkLike, as_chunks, plain_ids_and_contents
@@ -62,7 +61,6 @@ DEFAULT_MAX_SENTENCES = 100_000
 # A str, or what frameworks return: a LangChain AIMessage (.content), a LlamaIndex Response (.response).
 AnswerLike = Union[str, Any]
 _MODES = ("default", "reference")
-_SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -249,12 +247,8 @@ def _chunk_lists(chunks: Iterable[ChunkLike], argument: str) -> tuple[list[str] 
     return [str(c.id) for c in converted], [c.content for c in converted]
 
 
-def _clean(text: str) -> str:
-    return _SURROGATES.sub("\ufffd", text)
-
-
 def _clean_all(texts: list[str]) -> list[str]:
-    return [_clean(t) for t in texts]
+    return [replace_surrogates(t) for t in texts]
 
 
 def _clean_ids(ids: list[str] | None) -> list[str] | None:
@@ -335,8 +329,8 @@ class ClaimCoverage:
             self._min_overlap,
             self._multi,
             self._mode,
-            None if self._stopwords is None else [_clean(w) for w in self._stopwords],
-            None if self._meta_patterns is None else [_clean(p) for p in self._meta_patterns],
+            None if self._stopwords is None else [replace_surrogates(w) for w in self._stopwords],
+            None if self._meta_patterns is None else [replace_surrogates(p) for p in self._meta_patterns],
             self._statistics._core,
             english_word_relations(),
             self._max_sentences or 0,
@@ -450,7 +444,9 @@ class ClaimCoverage:
         try:
             return _core.check_claim(self._config, sentence, ids, texts, ClaimResult)
         except UnicodeEncodeError:
-            result = _core.check_claim(self._config, _clean(sentence), _clean_ids(ids), _clean_all(texts), ClaimResult)
+            result = _core.check_claim(
+                self._config, replace_surrogates(sentence), _clean_ids(ids), _clean_all(texts), ClaimResult
+            )
             return result._replace(sentence=sentence[result.start : result.end])
 
     def check_answer(self, answer: AnswerLike, chunks: Iterable[ChunkLike]) -> AnswerCoverage:
@@ -474,7 +470,9 @@ class ClaimCoverage:
         try:  # the core builds the AnswerCoverage itself
             result = _core.check_answer(self._config, answer, ids, texts, ClaimResult, AnswerCoverage)
         except UnicodeEncodeError:
-            raw = _core.check_answer(self._config, _clean(answer), _clean_ids(ids), _clean_all(texts), ClaimResult)
+            raw = _core.check_answer(
+                self._config, replace_surrogates(answer), _clean_ids(ids), _clean_all(texts), ClaimResult
+            )
             return self._coverage(answer, _with_sentences_of(answer, raw))
         return result
 
@@ -519,7 +517,7 @@ class ClaimCoverage:
         except UnicodeEncodeError:  # lone surrogates somewhere: checked as U+FFFD, sentences cut from the originals
             raws = _core.check_answers(
                 self._config,
-                [_clean(a) for a in answers],
+                [replace_surrogates(a) for a in answers],
                 [_clean_ids(ids) for ids in ids_lists],
                 [_clean_all(texts) for texts in text_lists],
                 ClaimResult,

@@ -254,16 +254,21 @@ def load_pipeline_config(source: ConfigSource) -> dict[str, dict[str, Any]]:
     raise TypeError(f"source must be a path or a mapping; got {type(source).__name__}")
 
 
+def refuse_near_sections(document: Mapping[Any, Any], ours: tuple[str, ...]) -> None:
+    """ValueError for a section whose name is close to one of `ours` but not it ("sever:", "Server:"): other tools'
+    sections are left alone, so a misspelled one of ours would be lost silently."""
+    for key in document:
+        close = difflib.get_close_matches(str(key), ours, n=1, cutoff=0.8)
+        if key not in ours and close:
+            raise ValueError(f"unknown section {key!r}; did you mean {close[0]!r}? Sections read: {', '.join(ours)}")
+
+
 def _pipeline_sections(document: Any) -> dict[str, dict[str, Any]]:
     if document is None:
         document = {}
     if not isinstance(document, Mapping):
         raise ValueError(f"the document must be a mapping of sections; got {type(document).__name__}")
-    ours = (SECTION, CLAIMS_SECTION, RETRIEVAL_SECTION, ANSWERING_SECTION)
-    for key in document:
-        close = difflib.get_close_matches(str(key), ours, n=1, cutoff=0.8)
-        if key not in ours and close:
-            raise ValueError(f"unknown section {key!r}; did you mean {close[0]!r}? Sections read: {', '.join(ours)}")
+    refuse_near_sections(document, (SECTION, CLAIMS_SECTION, RETRIEVAL_SECTION, ANSWERING_SECTION))
     checker = load_checker_config({SECTION: document.get(SECTION)}) if SECTION in document else {}
     return {
         SECTION: checker,

@@ -19,12 +19,11 @@ Phrases are data
 from __future__ import annotations
 
 import numbers
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._args import str_tuple
+from ._args import replace_surrogates, str_tuple
 from ._core import claims as _core
 from .chunks import ChunkLike, as_chunks
 
@@ -39,7 +38,6 @@ __all__ = [
 GENERAL = "general"
 """The fallback type: no query phrase matched."""
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
 _CoreRules = _core.QueryTypeRules
 
 
@@ -147,7 +145,7 @@ class QueryTypeRules:
         """The most specific type whose query phrases occur in `query`, else ``"general"``."""
         if not isinstance(query, str):
             raise TypeError(f"query must be str; got {type(query).__name__}")
-        return str(self._core.classify(_clean(query)))
+        return str(self._core.classify(replace_surrogates(query)))
 
     def check(self, query: str, retrieved_chunks: Iterable[ChunkLike]) -> EvidenceSufficiency:
         """Whether `retrieved_chunks` hold the kind of evidence `query` asks for (one C++ call)."""
@@ -156,7 +154,7 @@ class QueryTypeRules:
         chunks = as_chunks(retrieved_chunks, argument="retrieved_chunks")
         ids = [str(c.id) for c in chunks]
         qtype, ok, supporting, relevant, key_terms, reason = self._core.evidence(
-            _clean(query), [_clean(c.content) for c in chunks]
+            replace_surrogates(query), [replace_surrogates(c.content) for c in chunks]
         )
         supporting_ids = tuple(ids[i] for i in supporting)
         if supporting_ids:
@@ -228,11 +226,6 @@ class EvidenceSufficiency:
         from .display import render_html  # lazy: display imports this module
 
         return render_html(self)
-
-
-def _clean(text: str) -> str:
-    # Lone surrogates have no UTF-8: read them as U+FFFD, as the text engine does.
-    return _SURROGATES.sub("\ufffd", text)
 
 
 _DEFAULT_RULES: QueryTypeRules | None = None

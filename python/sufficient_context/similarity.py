@@ -22,7 +22,7 @@ import array
 import contextlib
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from ._args import is_ndarray, numpy, real_array
+from ._args import FLOAT32_MAX, FLOAT32_TINY, is_ndarray, numpy, real_array
 from ._core import similarity as _similarity
 
 if TYPE_CHECKING:
@@ -62,10 +62,6 @@ def _call(function: Callable[..., _T], **arrays: Any) -> _T:
         raise
 
 
-_FLOAT32_MAX = 3.4028234663852886e38
-_TINY = 2.0**-100  # a row whose largest magnitude is below this would lose bits (or all of them) in float32
-
-
 def _fit_float32(array: NDArray[Any], name: str) -> NDArray[Any]:
     """`array` (float64 or wider) with each row whose values would underflow float32 (1e-50 becomes 0.0, a cosine
     of 0 instead of 1) scaled by a power of two: exact, and the cosine does not change. A finite value beyond
@@ -75,8 +71,8 @@ def _fit_float32(array: NDArray[Any], name: str) -> NDArray[Any]:
         return array  # the core names the shape
     with np.errstate(invalid="ignore"):
         peak = np.maximum(np.max(array, axis=-1), -np.min(array, axis=-1))
-        if (peak > _FLOAT32_MAX).any():
-            too_big = np.isfinite(array) & (np.abs(array) > _FLOAT32_MAX)
+        if (peak > FLOAT32_MAX).any():
+            too_big = np.isfinite(array) & (np.abs(array) > FLOAT32_MAX)
             if too_big.any():
                 where = np.unravel_index(int(np.argmax(too_big)), array.shape)
                 index = ", ".join(str(int(i)) for i in where)
@@ -84,7 +80,7 @@ def _fit_float32(array: NDArray[Any], name: str) -> NDArray[Any]:
                     f"{name}[{index}] is {array[where]!s}: beyond float32's range (3.4e38), "
                     "in which cosines are computed"
                 )
-        tiny = (peak > 0) & (peak < _TINY)
+        tiny = (peak > 0) & (peak < FLOAT32_TINY)
     if not tiny.any():
         return array
     _, exponent = np.frexp(peak)

@@ -15,11 +15,10 @@ Rules, shared by every check of the package:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
-from ._args import str_tuple
+from ._args import replace_surrogates, str_tuple
 from ._core import text as _core
 
 if TYPE_CHECKING:  # NumPy is imported by the core when it makes arrays
@@ -42,7 +41,6 @@ __all__ = [
 
 TokenKind = Literal["word", "number", "identifier"]
 _T = TypeVar("_T")
-_SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 class Token(NamedTuple):
@@ -77,7 +75,7 @@ def _call(fn: Callable[[str], _T], text: str) -> _T:
     try:
         return fn(text)
     except UnicodeEncodeError:
-        return fn(_SURROGATES.sub("\ufffd", text))
+        return fn(replace_surrogates(text))
 
 
 def tokenize(text: str | bytes) -> list[Token]:
@@ -166,4 +164,4 @@ def terms(
 
 
 def _as_word_list(stopwords: Iterable[str]) -> list[str]:
-    return [_SURROGATES.sub("\ufffd", word) for word in str_tuple(stopwords, "stopwords")]
+    return [replace_surrogates(word) for word in str_tuple(stopwords, "stopwords")]

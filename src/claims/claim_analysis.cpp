@@ -227,10 +227,9 @@ void ClaimAnalyzer::claim(std::string_view claim, const std::vector<text::Span>&
   std::size_t phrase = 0;
   const PhraseSet& meta = config.meta();
   if (config.mode() == Mode::Default) {
-    phrase = read_claim_tokens(claim, runs);
+    std::size_t label = 0;
+    phrase = read_claim_tokens(claim, runs, label);
     // A numbered list's label ("1. ") is no part of the claim either (kept in reference mode).
-    const std::size_t label =
-        !claim_tokens_.empty() && is_list_label(claim, claim_tokens_[0].token) ? 1 : 0;
     claim_default(std::max(phrase, label), out);
   } else {
     if (!meta.empty()) {
@@ -304,7 +303,8 @@ std::uint32_t ClaimAnalyzer::new_word_info(const text::Token& token) {
 }
 
 std::size_t ClaimAnalyzer::read_claim_tokens(std::string_view claim,
-                                             const std::vector<text::Span>& runs) {
+                                             const std::vector<text::Span>& runs,
+                                             std::size_t& label) {
   claim_tokens_.clear();
   token_info_.clear();
   // The tokens first, their memo slots prefetched (token_info_ holds their hashes meanwhile), so
@@ -320,15 +320,15 @@ std::size_t ClaimAnalyzer::read_claim_tokens(std::string_view claim,
   }
   // claim_default registers their keys: their slots' misses overlap here too.
   for (const std::uint32_t info : token_info_) keys_.prefetch(memo_info_[info].key);
+  label = !claim_tokens_.empty() && is_list_label(claim, claim_tokens_[0].token) ? 1 : 0;
   const PhraseSet& meta = config_->meta();
   if (meta.empty() || token_info_.empty()) return 0;
   // phrase_ids(meta, ..., claim, meta.max_span()), from the memo; after a list label ("1. In
   // summary, ...") the phrase starts at the second token.
-  const std::size_t start = is_list_label(claim, claim_tokens_[0].token) ? 1 : 0;
-  const std::size_t n = std::min(token_info_.size(), start + meta.max_span());
+  const std::size_t n = std::min(token_info_.size(), label + meta.max_span());
   meta_ids_.clear();
   for (std::size_t i = 0; i < n; ++i) meta_ids_.push_back(memo_info_[token_info_[i]].meta_id);
-  return meta.longest_match_at(meta_ids_, start);
+  return meta.longest_match_at(meta_ids_, label);
 }
 
 void ClaimAnalyzer::claim_default(std::size_t skip, ClaimProfile& out) {

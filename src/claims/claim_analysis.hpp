@@ -247,9 +247,11 @@ class ClaimAnalyzer {
   static constexpr std::size_t kStableKeys = 2 * kMemoWords;
   void add_word_code(std::uint16_t code);
   /// Default mode: fills claim_tokens_ / token_info_ with the claim's tokens and memo entries
-  /// (one walk serves the meta phrase and the items) and returns the meta phrase's end (a token
-  /// index: a list label before the phrase counts), 0 without one.
-  std::size_t read_claim_tokens(std::string_view claim, const std::vector<text::Span>& runs);
+  /// (one walk serves the meta phrase and the items), sets `label` to the tokens of an opening
+  /// list label (0 or 1) and returns the meta phrase's end (a token index: the label before the
+  /// phrase counts), 0 without one.
+  std::size_t read_claim_tokens(std::string_view claim, const std::vector<text::Span>& runs,
+                                std::size_t& label);
   void claim_default(std::size_t skip, ClaimProfile& out);
   void claim_reference(std::string_view claim, const std::vector<text::Span>& runs,
                        ClaimProfile& out);

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from sufficient_context import _core
+from sufficient_context._args import replace_surrogates
 from sufficient_context.chunks import Chunk
 from sufficient_context.claims import (
     AnswerCoverage,
     ClaimCoverage,
     ClaimResult,
     _chunk_lists,
-    _clean,
     _clean_all,
     _clean_ids,
     _with_sentences_of,
@@ -218,7 +218,9 @@ def test_lone_surrogates_are_checked_as_before() -> None:
         assert report == cc.check_answers([answer], [chunks])[0]
         # Checked as U+FFFD, the sentences cut from the original answer.
         ids, texts = _chunk_lists(chunks, "chunks")
-        raw = _core.claims.check_answer(cc._config, _clean(answer), _clean_ids(ids), _clean_all(texts), ClaimResult)
+        raw = _core.claims.check_answer(
+            cc._config, replace_surrogates(answer), _clean_ids(ids), _clean_all(texts), ClaimResult
+        )
         _same(report, cc._coverage(answer, _with_sentences_of(answer, raw)))
 
 

@@ -112,3 +112,25 @@ def test_list_items_keep_their_markers_and_lines_after_a_removal() -> None:
     assert result.answer == f"- {GOOD}\n- {DEFINED}\n1. {GOOD}\n3. {DEFINED}"
     assert len(result.removed_sentences) == 3
     assert answer(f"1. {GOOD}\n2. {DEFINED}").removed_sentences == ()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "**Sources" + " " * 5000 + "x",  # four runs of white space in the label's expression: 400 spaces took 28 s
+        "## Punishment" + " " * 200_000 + "x",  # the heading's lazy title: growing as the square (about a minute)
+        "Sources: [S1]" + " " * 5000 + ", x",
+    ],
+)
+def test_long_runs_of_white_space_in_markdown_lines_are_read_in_linear_time(line: str) -> None:
+    # A hang regression: before the fix the first line alone took hours. Each is read as the text it is.
+    result = answer(f"{GOOD}\n{line}")
+    assert result.status == "answered"
+    assert result.answer.startswith(GOOD)
+
+
+def test_a_table_delimiter_with_a_long_run_of_white_space_is_read_in_linear_time() -> None:
+    # Two runs of white space in a row of the delimiter's expression: growing as the square (about a minute).
+    result = answer(f"{GOOD}\n\n| a | b |\n|---" + " " * 200_000 + "x\n")
+    assert result.status == "answered"
+    assert result.answer.startswith(GOOD)

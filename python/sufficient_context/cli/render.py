@@ -133,10 +133,9 @@ def evaluation(summary: dict[str, Any], out_dir: str | None, *, report: bool = T
     shown = summary["bad_row_examples"][:5]
     for example in shown:
         out.print(f"  [red]line {example['line']}[/]: {escape(example['error'])}")
-    if summary["bad_rows"] > len(shown):
+    if bad > len(shown):
         where = "summary.json lists" if out_dir else "--json shows"
-        listed = len(summary["bad_row_examples"])
-        out.print(f"  (the first {len(shown)} of {summary['bad_rows']}; {where} the first {listed})")
+        out.print(f"  (the first {len(shown)} of {bad}; {where} the first {len(summary['bad_row_examples'])})")
     for check in ("sufficiency", "claims"):
         section = summary.get(check)
         if not section:

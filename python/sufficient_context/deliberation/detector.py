@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .._args import as_float, str_tuple
+from .._args import as_float, replace_surrogates, str_tuple
 from .._core import deliberation as _core
 from .patterns import ANSWER_CUE_PATTERNS, INSUFFICIENT_CONTEXT_PATTERNS, QUESTION_CLAUSE_PATTERNS
 
 __all__ = ["MetaScore", "extract_expert_questions", "is_context_insufficient_discussion"]
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
 _TRAILING = " \t\r\n.;,"
 
 
@@ -48,7 +46,7 @@ def _text(value: Any, name: str) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{name} must be str; got {type(value).__name__}")
     # Lone surrogates have no UTF-8 form: read them as U+FFFD (same length, so offsets still fit).
-    return _SURROGATES.sub("\ufffd", value)
+    return replace_surrogates(value)
 
 
 def _patterns(value: Any, name: str) -> tuple[str, ...]:

@@ -270,7 +270,9 @@ class GroundedAnswerer:
         unsupported: tuple[str, ...]
         if structure is not None:
             final, kept, headings = structure.keep(
-                report, self.on_unsupported == "flag", lambda title, ids: self._heading_supported(title, ids, labelled)
+                report,
+                self.on_unsupported == "flag",
+                lambda title, ids: self._heading_supported(title, [i for i in ids if i in owners], labelled),
             )
             kept_ids = {id(c) for c in kept}
             dropped = tuple(c.sentence for c in report.claims if id(c) not in kept_ids)  # a table goes whole
@@ -334,10 +336,10 @@ class GroundedAnswerer:
                 return None
             raise
 
-    def _heading_supported(self, title: str, ids: Sequence[str], labelled: Sequence[Chunk]) -> bool:
-        """Whether the chunks back a heading's words: those it cites, else those the claims under it cite."""
+    def _heading_supported(self, title: str, known: Sequence[str], labelled: Sequence[Chunk]) -> bool:
+        """Whether the chunks back a heading's words: those it cites, else `known`, the sources the claims under it
+        cite."""
         if not extract_citations(title):
-            known = [i for i in ids if any(str(c.id) == i for c in labelled)]
             if not known:
                 return False
             title = f"{title} [{', '.join(known)}]"

@@ -5,6 +5,7 @@ names one of them without doubt; the claim check only reads ``[...]`` groups of 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 __all__ = ["canonical_citations", "source_ids"]
@@ -53,7 +54,5 @@ def canonical_citations(draft: str, count: int, ids: Mapping[str, str]) -> str:
 
 def source_ids(labels: Sequence[str], own_ids: Sequence[str]) -> dict[str, str]:
     """A source's own id -> its label, for the ids no label shadows and no two sources share."""
-    seen: dict[str, int] = {}
-    for own in own_ids:
-        seen[own] = seen.get(own, 0) + 1
+    seen = Counter(own_ids)
     return {own: label for label, own in zip(labels, own_ids) if seen[own] == 1 and own and not _LABEL.fullmatch(own)}

@@ -20,19 +20,44 @@ from ..claims import AnswerCoverage, ClaimResult
 __all__ = ["Layout", "layout"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*")
 _BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
-_TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+# Space runs are possessive ("*+") where what follows never starts with a space or tab, so giving spaces back never
+# helps a match: otherwise a run of n spaces splits n**k ways before a failure ("**Sources" + 400 spaces + "x" took
+# 28 s).
+_TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*+:?-+:?[ \t]*+(?:\|[ \t]*+:?-+:?[ \t]*+)*\|?[ \t]*")
 _MARKER = re.compile(r"([ \t]*)([-*+•]|\d{1,9}[.)]|\(?[A-Za-z]\))[ \t]+")
 _EMPHASIS = r"(?:\*\*|__|\*|_)?"
-_GROUPS = r"(?:\[[^\]\n]*\][ \t]*[,;]?[ \t]*)+\.?"
+_GROUPS = r"(?:\[[^\]\n]*\][ \t]*+[,;]?[ \t]*+)+\.?"
 _SOURCES_LABEL = re.compile(
-    rf" {{0,3}}(?:#{{1,6}}[ \t]+)?{_EMPHASIS}[ \t]*(?:sources?|references?|citations?|bibliography)[ \t]*"
-    rf"{_EMPHASIS}[ \t]*:?[ \t]*{_EMPHASIS}[ \t]*(?:{_GROUPS})?",
+    rf" {{0,3}}(?:#{{1,6}}[ \t]++)?{_EMPHASIS}[ \t]*+(?:sources?|references?|citations?|bibliography)[ \t]*+"
+    rf"{_EMPHASIS}[ \t]*+:?[ \t]*+{_EMPHASIS}[ \t]*+(?:{_GROUPS})?",
     re.IGNORECASE,
 )
 _SOURCE_ITEM = re.compile(r"[ \t]*(?:(?:[-*+•]|\d{1,9}[.)])[ \t]+\S|\[)")
+
+
+def _atx(line: str) -> tuple[int, str] | None:
+    r"""(level, title) of an ATX heading line, else None: what ``" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*"``
+    matches (fullmatch) as group 1's length and group 2, without its lazy title, which tried the rest of the line
+    from every character (a heading with 8,000 spaces inside took 0.35 s, growing as the square; see
+    retrieval/documents.py's _heading)."""
+    indent = len(line) - len(line.lstrip(" "))
+    if indent > 3:
+        return None
+    after = len(line) - len(line[indent:].lstrip("#"))
+    level = after - indent
+    if not 1 <= level <= 6:
+        return None
+    rest = line[after:]
+    if rest and rest[0] not in " \t":
+        return None
+    # The shortest title whose remainder is white space, or white space, "#"s and white space.
+    title = rest.lstrip(" \t").rstrip(" \t")
+    body = title.rstrip("#")
+    if body != title and body and body[-1] in " \t":
+        title = body.rstrip(" \t")
+    return level, title
 
 
 @dataclass(frozen=True)
@@ -149,10 +174,10 @@ def layout(draft: str) -> Layout:
             fences.append(_Fence(lines[i], None if closer is None else lines[closer], marker))
             i = last + 1
             continue
-        heading = _ATX.fullmatch(text)
+        heading = _atx(text)
         previous_blank = i == 0 or not line_text[i - 1].strip()
         if heading is not None:
-            headings.append(_Heading(lines[i][0], lines[i][1], len(heading.group(1)), (heading.group(2) or "").strip()))
+            headings.append(_Heading(lines[i][0], lines[i][1], heading[0], heading[1].strip()))
             blank_spans.append(lines[i])
         elif (text.strip() and previous_blank and i + 1 < len(lines) and _SETEXT.fullmatch(line_text[i + 1])
               and "|" not in text and _MARKER.match(text) is None):  # fmt: skip

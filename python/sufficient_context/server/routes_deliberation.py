@@ -23,7 +23,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from .._args import as_float
+from .._args import as_float, replace_surrogates
 from ..deliberation import CHOICES, ContextInsufficiencyMonitor, assumptions_and_limitations
 from .routes_api import error_response
 from .sse import sse_json
@@ -37,7 +37,6 @@ MAX_ANSWERS = 2000  # per session: each is kept in the state, which every view a
 _WAKE_S = 1.0  # how often an idle stream checks that its client is still there
 _KEEPALIVE_S = 15.0  # an SSE comment this often keeps proxies from closing an idle stream
 IDLE_TIMEOUTS = 10  # a session untouched this many deliberation timeouts, with nobody listening, is abandoned
-_SURROGATES = re.compile("[\ud800-\udfff]")
 _EVENT_ID = re.compile("[0-9]{1,18}")
 ACTIONS = ("contributions", "answers", "context-choice", "events", "synthesis")  # the routes under a session
 
@@ -216,14 +215,8 @@ def _param(exc: Exception, names: tuple[str, ...]) -> str:
     return first if first.startswith(names) else names[0]
 
 
-def _clean(value: str) -> str:
-    """JSON's lone surrogate escapes (``"\\ud800"``) have no UTF-8 form: U+FFFD instead, so that the text can be
-    echoed and streamed."""
-    return _SURROGATES.sub("\ufffd", value)
-
-
 def _text(body: Mapping[str, Any], name: str, *, empty: bool = False) -> str:
-    value = _clean(required(body, name, str))
+    value = replace_surrogates(required(body, name, str))
     if not empty and not value.strip():
         raise BadRequest(name, f"{name} must not be empty")
     return value
@@ -245,13 +238,11 @@ async def start(request: Request) -> JSONResponse:
                 raise BadRequest(f"rounds[{i}]", f"rounds[{i}] must be an integer; got {json.dumps(value)}")
         options["rounds"] = tuple(rounds)
     # A panel of N experts sets N: with the default 1, the first expert's clarifying question fires the event alone.
-    least = body.get("min_contributions")
+    least = optional(body, "min_contributions", int, None)
     if least is not None:
-        if isinstance(least, bool) or not isinstance(least, int):
-            raise BadRequest("min_contributions", f"min_contributions must be an integer; got {json.dumps(least)}")
         options["min_contributions"] = least
     question = optional(body, "question", str, None)
-    question = None if question is None else _clean(question)
+    question = None if question is None else replace_surrogates(question)
     try:
         monitor = ContextInsufficiencyMonitor(**options)
     except (TypeError, ValueError) as exc:
@@ -329,7 +320,7 @@ async def choose(request: Request, session_id: str) -> JSONResponse:
     known_fields(body, "choice", "context")
     choice = required(body, "choice", str)
     context = optional(body, "context", str, None)
-    context = None if context is None else _clean(context)
+    context = None if context is None else replace_surrogates(context)
     if choice not in CHOICES:
         return error_response(422, f"choice must be one of {', '.join(CHOICES)}; got {choice!r}",
                               "invalid_request_error", param="choice")  # fmt: skip

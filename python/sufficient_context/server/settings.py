@@ -26,7 +26,6 @@ the answerer (:meth:`GroundedAnswerer.from_config`).
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 from collections.abc import Mapping
@@ -34,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import load_pipeline_config, naming_file, read_document
+from ..config import load_pipeline_config, naming_file, read_document, refuse_near_sections
 
 __all__ = ["API_KEY_VARIABLE", "ServerSettings", "UpstreamSettings"]
 
@@ -149,9 +148,7 @@ class ServerSettings:
     def _from_document(
         cls, document: Mapping[str, Any], base: Path | None, *, docs: Any, host: Any, port: Any, api_key: Any
     ) -> ServerSettings:
-        close = [key for key in document if key != "server" and _near(str(key), "server")]
-        if close:  # the pipeline reader leaves other tools' sections alone: this one would be lost silently
-            raise ValueError(f"unknown section {close[0]!r}; did you mean 'server'?")
+        refuse_near_sections(document, ("server",))
         section = document.get("server")
         section = {} if section is None else section
         if not isinstance(section, Mapping):
@@ -190,10 +187,6 @@ def _read_yaml(path: str) -> Mapping[str, Any]:
     if not isinstance(document, Mapping):
         raise ValueError(f"{path!r} must hold a mapping of sections; got {type(document).__name__}")
     return document
-
-
-def _near(key: str, name: str) -> bool:
-    return bool(difflib.get_close_matches(key, (name,), n=1, cutoff=0.8))
 
 
 def _int(value: Any, name: str, low: int, high: int) -> None:
