@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "gil.hpp"
 #include "str_utf8.hpp"
 #include "text/citations.hpp"
+#include "text/sentence_hits.hpp"
 #include "text/utf8.hpp"
 
 namespace py = pybind11;
@@ -67,6 +70,37 @@ py::str strip_citations(const py::str& str) {
   return py::str(stripped);
 }
 
+/// sentence_query_hits as (text index, start, end, hits), str indices of that text.
+py::list query_hits(const py::str& query, const py::list& texts) {
+  const std::string_view q = sc::bindings::utf8_of(query.ptr(), "query");
+  std::vector<std::string_view> views;
+  views.reserve(texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    views.push_back(sc::bindings::utf8_of(texts[i].ptr(), "texts", i));
+  }
+  std::vector<sc::text::SentenceHits> hits;
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  {
+    sc::bindings::ReleaseGil release;
+    hits = sc::text::sentence_query_hits(q, views);
+    spans.reserve(hits.size());
+    std::optional<sc::text::CodePointIndex> index;
+    std::size_t indexed = SIZE_MAX;  // the text `index` maps
+    for (const sc::text::SentenceHits& h : hits) {
+      if (h.text != indexed) {
+        index.emplace(views[h.text]);
+        indexed = h.text;
+      }
+      spans.emplace_back((*index)(h.span.begin), (*index)(h.span.end));
+    }
+  }
+  py::list out(hits.size());
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    out[i] = py::make_tuple(hits[i].text, spans[i].first, spans[i].second, hits[i].hits);
+  }
+  return out;
+}
+
 }  // namespace
 
 void sc::bindings::bind_sentences(py::module_& sentences) {
@@ -74,6 +108,10 @@ void sc::bindings::bind_sentences(py::module_& sentences) {
                 "Sentence spans of `text` as (start, end) str indices, in order.");
   sentences.def("extract_citations", &extract_citations, py::arg("text"),
                 "Cited ids of `text` as (id, start, end), the span being the id's str indices.");
+  sentences.def(
+      "query_hits", &query_hits, py::arg("query"), py::arg("texts"),
+      "(text index, start, end, hits) of every sentence of `texts` holding a term of `query`: "
+      "hits is how many distinct query terms it holds (citation markers left out).");
   sentences.def("strip_citations", &strip_citations, py::arg("text"),
                 "`text` without its citation markers, with no double space where one was.");
 }

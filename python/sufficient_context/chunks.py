@@ -165,6 +165,10 @@ def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
         return obj if obj.id is not None else replace(obj, id=f"S{index + 1}")
     if isinstance(obj, str):
         return Chunk(content=obj, id=f"S{index + 1}")
+    if type(obj) is dict and _SLOW_KEYS.isdisjoint(obj):
+        plain = _plain_chunk(obj, index)
+        if plain is not None:
+            return plain
     if isinstance(obj, Mapping):
         # Extra keys (e.g. a dataset's "title") are allowed and left out of the chunk.
         fields = {k: obj[k] for k in _FIELDS if k in obj}
@@ -192,6 +196,31 @@ def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
         f"{where} must be a str, a mapping with 'content', a Chunk, a LangChain Document or a LlamaIndex node; "
         f"got {type(obj).__name__}"
     )
+
+
+def _plain_chunk(obj: dict[str, Any], index: int) -> Chunk | None:
+    """The Chunk of a plain ``{"content", "id"?, "score"?}`` dict (extra keys ignored), equal to what `_build` makes,
+    without its general checks (most chunks are such dicts, and the pipeline converts every one); None for anything
+    else, which takes `_build` and its errors."""
+    content = obj.get("content")
+    chunk_id = obj.get("id")
+    score = obj.get("score")
+    if type(content) is not str or (chunk_id is not None and type(chunk_id) is not str):
+        return None
+    if score is not None and not _plain_score(score):
+        return None
+    chunk = object.__new__(Chunk)
+    chunk.__dict__.update(
+        content=content,
+        id=f"S{index + 1}" if chunk_id is None else chunk_id,
+        summary="",
+        score=None if score is None else float(score),
+        embedding=None,
+        timestamp=None,
+        temperature=None,
+        metadata={},
+    )
+    return chunk
 
 
 def _fields_of(chunk: Chunk) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Union, overload
 
 from ._args import as_float, bool_types, int_in_range, is_ndarray, numpy, real_types
@@ -562,7 +562,9 @@ class RetrievalDecision:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form."""
-        out = asdict(self)
+        # Every field is a str, number, bool or None but the list of ids: asdict's deep copy of each cost more than
+        # the gate (the pipeline converts a decision per question).
+        out = {name: getattr(self, name) for name in _DECISION_FIELDS}
         out["passing_chunks"] = list(self.passing_chunks)
         return out
 
@@ -589,6 +591,7 @@ class RetrievalDecision:
         return {**self.__dict__, "message": self.message, "reason": self.reason}
 
 
+_DECISION_FIELDS = tuple(f.name for f in fields(RetrievalDecision))
 _RETRIEVAL_MESSAGES = {"no_evidence": NO_EVIDENCE_MESSAGE, "weak_evidence": LOW_CONFIDENCE_BANNER, "normal": ""}
 
 

@@ -47,6 +47,15 @@ class Analyzer {
   /// `term` views a buffer reused for the next term: copy it if it must outlive the call.
   template <class Fn>
   void for_each_term(std::string_view text, Fn&& fn) const {
+    for_each_term_unless(
+        text, [](const Token&) { return false; }, fn);
+  }
+
+  /// for_each_term, leaving out every token for which skip(const Token&) is true before it is
+  /// folded or stemmed (a caller that wants a few terms only rules most tokens out from their
+  /// bytes).
+  template <class Skip, class Fn>
+  void for_each_term_unless(std::string_view text, Skip&& skip, Fn&& fn) const {
     std::string folded;
     std::string stemmed;
     // Long texts repeat their words (Zipf): remembering each distinct word's stem makes a repeat
@@ -56,6 +65,7 @@ class Analyzer {
     std::vector<std::uint32_t> memo_stem;  // word id -> stem id in memo_stems
     TermInterner memo_stems;
     for_each_token(text, [&](const Token& token) {
+      if (skip(token)) return;
       folded.clear();
       append_folded(token.text, folded);
       if (options_.remove_stopwords && stopwords_->contains_folded(folded)) return;

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 import pickle
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -168,3 +169,50 @@ def test_duplicate_ids_are_refused_everywhere_naming_both_indexes() -> None:
         sc.QueryLog(":memory:").record("q", [("a", 0.5), ("a", 0.4)], "normal")
     with pytest.raises(ValueError, match=r"chunks\[1\]\.id 'S2' duplicates|chunks\[1\]\.id 'S1' duplicates"):
         as_chunks([{"id": "S2", "content": "x"}, "second gets S2 by position"])
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"content": "Paris is the capital.", "id": "d1", "score": 0.75},
+        {"content": "Paris is the capital.", "score": 1},  # an int score is stored as a float
+        {"content": "é 北京 \U0001f600", "id": "d2", "title": "ignored", "rank": 3},
+        {"content": "", "id": None, "score": None},
+    ],
+)
+def test_plain_dicts_make_the_chunk_the_general_path_makes(given: dict[str, Any]) -> None:
+    # as_chunks builds plain {"content", "id"?, "score"?} dicts without the general checks; the result must be the
+    # Chunk the constructor makes from the same fields, field for field and in the same order (repr, pickle).
+    fast = as_chunks([{"content": "first"}, given])[1]
+    fields = {k: given[k] for k in ("content", "id", "score") if k in given}
+    slow = Chunk(**{**fields, "id": given.get("id") or "S2"})
+    assert fast == slow
+    assert repr(fast) == repr(slow)
+    assert list(vars(fast)) == list(vars(slow))
+    assert vars(fast) == vars(slow)
+    assert type(fast.score) is (float if given.get("score") is not None else type(None))
+    assert pickle.loads(pickle.dumps(fast)) == fast
+    assert fast.metadata == {}
+    assert fast.metadata is not as_chunks([given])[0].metadata
+
+
+@pytest.mark.parametrize(
+    ("given", "error", "message"),
+    [
+        ({"content": "x", "score": True}, TypeError, r"chunks\[0\]\.score must be a number or None; got bool"),
+        ({"content": "x", "score": math.nan}, ValueError, r"chunks\[0\]\.score must be finite"),
+        ({"content": "x", "score": 2**60}, None, ""),  # beyond the fast path's exact ints: the general path reads it
+        ({"content": 3}, TypeError, r"chunks\[0\]\.content must be str; got int"),
+        ({"content": "x", "id": 7}, None, ""),  # an int id is made a str by the general path
+    ],
+)
+def test_plain_dicts_the_fast_path_cannot_take_get_the_general_checks(
+    given: dict[str, Any], error: type[Exception] | None, message: str
+) -> None:
+    if error is None:
+        chunk = as_chunks([given])[0]
+        assert chunk == Chunk(**{"id": "S1", **given})
+        assert isinstance(chunk.id, str)
+    else:
+        with pytest.raises(error, match=message):
+            as_chunks([given])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import pickle
@@ -622,6 +623,8 @@ def test_retrieval_decision_object() -> None:
     assert data["outcome"] == "weak_evidence"
     assert data["passing_chunks"] == ["S1", "S2"]
     assert json.loads(json.dumps(data)) == data
+    assert data == dataclasses.asdict(decision)  # every field, the lazy reason and message too
+    assert data["passing_chunks"] is not decision.passing_chunks  # a copy: editing it leaves the decision alone
     assert pickle.loads(pickle.dumps(decision)) == decision
     assert "RetrievalDecision(outcome='weak_evidence'" in repr(decision)
     assert "<table>" in decision._repr_html_()

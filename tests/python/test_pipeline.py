@@ -494,3 +494,20 @@ def test_the_extractive_answer_leaves_out_sentences_that_answer_another_question
     both = extractive_answer("Who shall be punished?", chunks)
     assert "[a]" in both
     assert "[b]" in both
+
+
+def test_the_extractive_answer_reads_sentences_as_the_checks_do() -> None:
+    chunks = sc.as_chunks(
+        [
+            {"id": "a", "content": "Nothing here [S1]. Whoever CHEATS is Punished [S9]."},
+            {"id": "b", "content": "Cheating \udce2 is punished. The e\u0301tude ends."},
+        ]
+    )
+    # A chunk's own citation markers are no terms ("[S1]" would be "s1") and are not quoted; capitals are folded;
+    # a lone surrogate is read as U+FFFD and quoted as written; a combining mark composes as the analyzer reads it.
+    assert extractive_answer("s1 cheating punishment", chunks) == (
+        "Whoever CHEATS is Punished [a]. Cheating \udce2 is punished [b]."
+    )
+    assert extractive_answer("étude", chunks) == "The e\u0301tude ends [b]."
+    assert extractive_answer("the of", chunks) == sc.NOT_IN_DOCUMENTATION_ANSWER  # stop words alone: no term
+    assert extractive_answer("cheating", []) == sc.NOT_IN_DOCUMENTATION_ANSWER

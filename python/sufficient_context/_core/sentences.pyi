@@ -15,3 +15,8 @@ def extract_citations(text: str) -> list[tuple[str, int, int]]:
 
 def strip_citations(text: str) -> str:
     """`text` without its citation markers, with no double space where one was."""
+
+def query_hits(query: str, texts: list[str]) -> list[tuple[int, int, int, int]]:
+    """(text index, start, end, hits) of every sentence of `texts` (as `split_sentences` finds them) holding a term of
+    `query`, in order: `hits` is how many distinct query terms (the default `terms`) it holds, citation markers left
+    out."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -414,8 +413,8 @@ class GroundedAnswerer:
 
 def _relabel(chunk: Chunk, label: str) -> Chunk:
     """The chunk under a short label: a shallow copy with only its id changed (it was validated when built)."""
-    clone = copy.copy(chunk)
-    object.__setattr__(clone, "id", label)
+    clone = object.__new__(type(chunk))
+    clone.__dict__.update(chunk.__dict__, id=label)  # copy.copy's generic reduce cost a third of the gate
     return clone
 
 
