@@ -180,7 +180,7 @@ def test_postprocessor_keeps_gated_nodes_with_the_verdict_in_copied_metadata(ind
     assert METADATA_KEY not in retrieved[0].node.metadata
     assert retrieved[0].node.excluded_llm_metadata_keys == []
     assert post.last_decision is not None
-    assert post.last_decision.passing_chunks == ["S1", "S2"]
+    assert post.last_decision.passing_chunks == [n.node.node_id for n in kept]  # the nodes' own ids
     assert post.last_refused is False
     assert post.last_result is not None
     assert post.last_result.level == "sufficient"
@@ -299,6 +299,7 @@ def test_a_node_retrieved_twice_is_one_node_to_the_gate_and_the_check() -> None:
     assert post.last_decision is not None
     assert post.last_decision.chunk_count == 1
     assert post.last_decision.max_score == 0.9
+    assert post.last_decision.passing_chunks == ["IPC_420_0"]  # the node's id, once
     unscored = scored(("IPC_420_0", None))[0]
     gate_only = SufficiencyPostprocessor(check_sufficiency=False)
     assert gate_only.postprocess_nodes([unscored, unscored])[0].node.metadata[REFUSAL_KEY] is True
@@ -307,6 +308,7 @@ def test_a_node_retrieved_twice_is_one_node_to_the_gate_and_the_check() -> None:
     assert [n.node.node_id for n in kept] == ["IPC_420_0", "IPC_420_0", "IPC_415_0"]  # nothing dropped
     assert both.last_decision is not None
     assert both.last_decision.chunk_count == 2
+    assert both.last_decision.passing_chunks == ["IPC_420_0", "IPC_415_0"]
     checker = sc.SufficientContextChecker(min_contexts=2)
     strict = SufficiencyPostprocessor(min_score=0.5, min_chunks=1, checker=checker, on_insufficient="passthrough")
     strict.postprocess_nodes([node, node], query_str=SAMPLE_QUERY)
@@ -464,7 +466,15 @@ def test_both_evaluators_run_in_a_batch_eval_runner(nodes: list[TextNode]) -> No
         Response(response=sc.NO_EVIDENCE_MESSAGE, source_nodes=[]),
     ]
     queries = [SAMPLE_QUERY, SAMPLE_UNANSWERED_QUERY, SAMPLE_OFF_TOPIC_QUERY]
-    results = runner.evaluate_responses(queries=queries, responses=responses)
+    # The sync runner runs on asyncio.get_event_loop(), which makes a loop and never closes it: give it one to close
+    # (left open, it was a ResourceWarning, and this test failed when it ran alone).
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        results = runner.evaluate_responses(queries=queries, responses=responses)
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
     assert [r.passing for r in results["sufficiency"]] == [True, False, False]
     assert [r.passing for r in results["claims"]] == [True, False, True]
     assert "ten years" in (results["claims"][1].feedback or "")
