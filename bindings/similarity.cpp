@@ -149,6 +149,54 @@ py::array_t<float> cosine_matrix(const FloatArray& queries_in, const FloatArray&
   return out;
 }
 
+// The items of a list or tuple (borrowed), or nullptr for anything else.
+PyObject* const* sequence_items(PyObject* o, Py_ssize_t& n) noexcept {
+  if (PyList_CheckExact(o)) {
+    n = PyList_GET_SIZE(o);
+    return reinterpret_cast<PyListObject*>(o)->ob_item;
+  }
+  if (PyTuple_CheckExact(o)) {
+    n = PyTuple_GET_SIZE(o);
+    return &PyTuple_GET_ITEM(o, 0);
+  }
+  return nullptr;
+}
+
+// Copies `n` items that are all exact Python floats into `out`; false at the first other item.
+bool copy_floats(PyObject* const* items, Py_ssize_t n, double* out) noexcept {
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!PyFloat_CheckExact(items[i])) return false;
+    out[i] = PyFloat_AS_DOUBLE(items[i]);
+  }
+  return true;
+}
+
+// A non-empty list (or tuple) of Python floats as a (d,) float64 array, or of such lists of one
+// length as an (n, d) one: what numpy.asarray makes of it, without its per-item type discovery
+// (most of an embeddings wrapper's time: every model returns lists of floats). None for anything
+// else (ints, NumPy scalars, ragged or empty rows...): the caller asks NumPy, which reads or names
+// it.
+py::object float_rows(const py::handle& value) {
+  Py_ssize_t n = 0;
+  PyObject* const* rows = sequence_items(value.ptr(), n);
+  if (rows == nullptr || n == 0) return py::none();
+  if (PyFloat_CheckExact(rows[0])) {
+    py::array_t<double> out(n);
+    if (!copy_floats(rows, n, out.mutable_data())) return py::none();
+    return std::move(out);
+  }
+  Py_ssize_t d = 0;
+  if (sequence_items(rows[0], d) == nullptr || d == 0) return py::none();
+  py::array_t<double> out({n, d});
+  double* data = out.mutable_data();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Py_ssize_t length = 0;
+    PyObject* const* items = sequence_items(rows[i], length);
+    if (items == nullptr || length != d || !copy_floats(items, d, data + i * d)) return py::none();
+  }
+  return std::move(out);
+}
+
 }  // namespace
 
 void bind_similarity(py::module_& m) {
@@ -158,6 +206,9 @@ void bind_similarity(py::module_& m) {
         "Cosine of a (d,) query with each row of an (n, d) matrix: float32 array of shape (n,).");
   m.def("cosine_matrix", &cosine_matrix, py::arg("queries"), py::arg("matrix"),
         "Cosine of each row of a (q, d) array with each row of an (n, d) matrix: shape (q, n).");
+  m.def("float_rows", &float_rows, py::arg("value"),
+        "A list of floats as a float64 (d,) array, a list of such lists of one length as (n, d); "
+        "None for anything else.");
   m.def(
       "simd_path", [] { return std::string(sim::simd_path_name(sim::active_simd_path())); },
       "The kernel in use: 'serial', 'avx2' or 'avx512' (SC_SIMD overrides the CPU's best).");

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, SupportsFloat, TypeVar
 
+from ._core import similarity as _similarity
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -134,8 +136,11 @@ def real_array(value: Any, dtype: Any, name: str, kinds: str = "fiu") -> NDArray
     numbers (the imaginary part dropped), strings ("1" read as 1.0), objects and, unless `kinds` holds "b", booleans.
     TypeError naming `name`."""
     np = numpy()
+    # Lists of floats (what every embeddings model returns) are read in C: NumPy's type discovery per item was most of
+    # an embeddings wrapper's time (bench_langchain.py). Anything else is NumPy's to read or refuse.
+    fast = _similarity.float_rows(value) if type(value) is list or type(value) is tuple else None
     try:
-        array = np.asarray(value)
+        array = np.asarray(value) if fast is None else fast
     except (TypeError, ValueError, OverflowError) as exc:
         raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
     if array.dtype.kind not in kinds:

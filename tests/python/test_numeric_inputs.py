@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import sufficient_context as sc
+from sufficient_context import _core
+from sufficient_context.similarity import cosine_many
 
 QUERY = "What is the punishment for cheating?"
 TEXT = "Whoever cheats shall be punished with imprisonment up to seven years."
@@ -104,3 +106,57 @@ def test_numpy_posix_seconds_are_timestamps_and_a_datetime_without_a_time_is_nam
         sc.as_chunks([{"content": TEXT, "timestamp": nat}])
     with pytest.raises(ValueError, match=r"now is not a point in time"):
         checker.check_sufficiency(QUERY, [{"content": TEXT, "timestamp": 1714521600}], now=nat)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [0.25, -1.5, 3.0],
+        (0.25, -0.0, float("nan"), float("inf")),
+        [[0.5, 1.5], [2.5, -3.5], [1e-300, 1e300]],
+        [(0.5, 1.5), [2.5, 3.5]],  # rows of either kind, as NumPy reads them
+        [[0.5]],
+    ],
+)
+def test_lists_of_floats_are_read_in_c_as_numpy_reads_them(value: Any) -> None:
+    fast = _core.similarity.float_rows(value)
+    assert fast is not None
+    expected = np.asarray(value)
+    assert fast.dtype == expected.dtype == np.float64
+    assert fast.shape == expected.shape
+    np.testing.assert_array_equal(fast, expected)
+    assert np.signbit(fast).tolist() == np.signbit(expected).tolist()  # -0.0 stays -0.0
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [],
+        [[]],
+        [1, 2.0],  # an int: NumPy's to read
+        [2.0, 1],
+        [[0.5, 1.5], [2.5]],  # ragged: NumPy names it
+        [[0.5], 0.5],
+        [[[0.5]]],
+        [True, 0.5],
+        [np.float64(0.5)],  # a float subclass
+        [np.float32(0.5)],
+        ["0.5"],
+        "0.5",
+        np.array([0.5]),
+        {0.5: 1},
+    ],
+)
+def test_anything_else_is_left_to_numpy(value: Any) -> None:
+    assert _core.similarity.float_rows(value) is None
+
+
+def test_embeddings_given_as_lists_are_checked_as_before() -> None:
+    # The fast reader only reads: every refusal of real_array still names the argument.
+    with pytest.raises(TypeError, match=r"matrix must be an array of real numbers; got <U3 values"):
+        cosine_many([0.5, 0.5], [["0.5", "0.5"]])
+    with pytest.raises(TypeError, match="matrix must be an array of real numbers"):
+        cosine_many([0.5, 0.5], [[0.5, 0.5], [0.5]])
+    with pytest.raises(ValueError, match=r"matrix\[1, 0\] is 1e\+300: beyond float32's range"):
+        cosine_many([0.5, 0.5], [[0.5, 0.5], [1e300, 0.5]])
+    np.testing.assert_allclose(cosine_many([1.0, 0.0], [[1e-300, 0.0], [0.0, 2.0]]), [1.0, 0.0])

@@ -18,6 +18,10 @@ def cosine_many(query: ArrayLike, matrix: ArrayLike) -> NDArray[np.float32]:
 def cosine_matrix(queries: ArrayLike, matrix: ArrayLike) -> NDArray[np.float32]:
     """Cosine of each row of a (q, d) array with each row of an (n, d) matrix: shape (q, n)."""
 
+def float_rows(value: object) -> NDArray[np.float64] | None:
+    """A non-empty list (or tuple) of Python floats as a float64 (d,) array, a list of such lists of one length as
+    (n, d): what ``numpy.asarray`` makes of them. None for anything else (ints, NumPy scalars, ragged rows...)."""
+
 def simd_path() -> str:
     """The kernel in use: 'serial', 'avx2' or 'avx512' (environment variable SC_SIMD overrides)."""
 
