@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Union, overload
 from ._args import as_float, bool_types, int_in_range, is_ndarray, numpy, real_types
 from ._core import gate as _core
 from .assembly import LOW_CONFIDENCE_BANNER
-from .chunks import Chunk, ChunkLike, as_chunks
+from .chunks import Chunk, ChunkLike, as_chunks, check_unique_ids
 
 if TYPE_CHECKING:  # NumPy is imported where weights and scores become arrays
     import numpy as np
@@ -666,6 +666,10 @@ def _general_retrieval(obj: Any, min_score: Any, min_chunks: Any, weak_score: An
     decision = _core.retrieval_decision(RetrievalDecision, obj, min_score, min_chunks, weak)
     if decision is not None:
         return decision
+    if type(obj) is list and obj and all(type(c) is Chunk and c.id is not None for c in obj):
+        decision = _chunks_decision(obj, min_score, min_chunks, weak)
+        if decision is not None:
+            return decision
     ids, scores = _retrieval_vector(obj)
     if scores is None:  # chunks without scores: nothing to compare with min_score, so only their count is gated
         enough = len(ids) >= min_chunks
@@ -688,6 +692,23 @@ def _general_retrieval(obj: Any, min_score: Any, min_chunks: Any, weak_score: An
         would_outcome=outcome,
         gating_enabled=True,
     )
+    return decision
+
+
+def _chunks_decision(
+    chunks: list[Chunk], min_score: float, min_chunks: int, weak: float | None
+) -> RetrievalDecision | None:
+    """The decision on validated `Chunk`s that all carry a score (what the pipeline passes on every request), by the C
+    path on their scores, with their own ids; None when some chunk has no score (the general path gates the count or
+    names the one without)."""
+    scores = [c.score for c in chunks if c.score is not None]
+    if len(scores) != len(chunks):
+        return None
+    ids = [str(c.id) for c in chunks]
+    check_unique_ids(ids, "chunks_or_scores")
+    decision = _core.retrieval_decision(RetrievalDecision, scores, min_score, min_chunks, weak)
+    if decision is not None:  # passing: the ids of the chunks with score >= min_score, in input order (its rule)
+        decision.__dict__["passing_chunks"] = [i for i, score in zip(ids, scores) if score >= min_score]
     return decision
 
 

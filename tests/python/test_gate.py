@@ -6,7 +6,9 @@ import dataclasses
 import json
 import math
 import pickle
+import random
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -660,3 +662,32 @@ def test_margin_and_deficit_are_exact_for_decimal_inputs(
     assert passes is (margin >= 0)
     if not passes:
         assert info["refusal"]["deficit"] == -margin
+
+
+def test_a_list_of_chunks_is_decided_as_any_other_sequence_of_them() -> None:
+    # Validated Chunks that all carry a score (what the pipeline passes on every request) take a fast path; a tuple
+    # of the same chunks takes the general one. Both give the same decision, or the same error, on random lists.
+    rng = random.Random(5)
+    for _ in range(3000):
+        chunks = [
+            Chunk(
+                content="x",
+                id=f"d{rng.randint(0, 5) if rng.random() < 0.2 else 10 + i}",
+                score=rng.choice([None, 0.1, 0.2, 0.5, 0.95, -0.3, 0.19999, 1.0, 1e300]),
+            )
+            for i in range(rng.randint(1, 6))
+        ]
+        if rng.random() < 0.7:
+            chunks = [c if c.score is not None else dataclasses.replace(c, score=0.4) for c in chunks]
+        arguments = (rng.choice([0.2, 0.5, -1.0]), rng.choice([1, 2, 3]), rng.choice([None, 0.9, 2.0]))
+
+        assert _outcome(chunks, arguments) == _outcome(tuple(chunks), arguments)
+
+
+def _outcome(given: Any, arguments: tuple[Any, ...]) -> Any:
+    """The decision as a dict, or the error's text."""
+    try:
+        decision = evaluate_retrieval(given, *arguments)
+    except ValueError as exc:
+        return str(exc)
+    return dataclasses.asdict(decision)
