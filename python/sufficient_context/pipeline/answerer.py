@@ -210,7 +210,6 @@ class GroundedAnswerer:
 
         labelled = [_relabel(chunk, f"S{i}") for i, chunk in enumerate(evidence, start=1)]
         owners = {f"S{i}": chunk for i, chunk in enumerate(evidence, start=1)}
-        own_ids = source_ids(list(owners), [str(chunk.id) for chunk in evidence])
         result: SufficiencyResult | None = None
         banner = gating["outcome"] == "weak_evidence"
         caveat = False
@@ -231,7 +230,9 @@ class GroundedAnswerer:
         user = f"Question: {query}"
         system = "" if generator is None else self._template.format(context=format_context(labelled))
         draft = self._generate(generator, query, labelled, system, user)
+        own_ids: dict[str, str] = {}
         if generator is not None:  # "[1]", "(S1)", "[IPC_420]"...: read as the [S1] they mean
+            own_ids = source_ids(list(owners), [str(chunk.id) for chunk in evidence])
             draft = canonical_citations(draft, len(labelled), own_ids)
         checks["generator_calls"] = 1 if generator is not None else 0
         checks["claims"] = True
