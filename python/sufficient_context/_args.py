@@ -34,6 +34,8 @@ def _add_numpy_types() -> None:
     """Widens both tuples with NumPy's scalar types, once NumPy is loaded."""
     global _real_types, _bool_types, _numpy_types_added
     np = sys.modules.get("numpy")
+    if np is None:  # the common case in a text-only process: nothing to add (yet)
+        return
     # Another thread may be importing NumPy right now: a module still initialising lacks these names. No NumPy
     # scalar can reach us before they exist, so the plain types serve until the import has finished.
     integer, floating, bool_ = (getattr(np, name, None) for name in ("integer", "floating", "bool_"))
@@ -156,6 +158,8 @@ def finite_or_none(value: Any, name: str) -> float | None:
     """None, or `value` as a finite float (any real number type but bool); TypeError / ValueError naming `name`."""
     if value is None:
         return None
+    if type(value) is float and math.isfinite(value):  # the common case, without the type tests below
+        return value
     # numpy.bool_ too: it has __float__, and a flag read as the number 1.0 would be a silent wrong score
     if isinstance(value, bool_types()) or not hasattr(value, "__float__") or isinstance(value, (str, bytes, complex)):
         raise TypeError(f"{name} must be a number or None; got {type(value).__name__}")

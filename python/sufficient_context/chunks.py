@@ -169,20 +169,21 @@ def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
         plain = _plain_chunk(obj, index)
         if plain is not None:
             return plain
-    if isinstance(obj, Mapping):
+    if type(obj) not in _DUCK_KINDS and isinstance(obj, Mapping):  # a known framework class is no Mapping
         # Extra keys (e.g. a dataset's "title") are allowed and left out of the chunk.
         fields = {k: obj[k] for k in _FIELDS if k in obj}
         if "content" not in fields and "page_content" in obj:
             fields["content"] = obj["page_content"]
         return _build(fields, where, index)
-    if hasattr(obj, "node") and hasattr(obj, "score"):  # LlamaIndex NodeWithScore
+    kind = _duck_kind(obj)
+    if kind == "node_with_score":  # LlamaIndex NodeWithScore
         node = obj.node
         fields = _node_fields(node, where)
         fields["score"] = obj.score
         return _build(fields, where, index)
-    if hasattr(obj, "node_id") and (hasattr(obj, "get_content") or hasattr(obj, "text")):  # LlamaIndex node
+    if kind == "node":  # LlamaIndex node
         return _build(_node_fields(obj, where), where, index)
-    if hasattr(obj, "page_content"):  # LangChain Document
+    if kind == "document":  # LangChain Document
         metadata = getattr(obj, "metadata", None) or {}
         fields = {"content": obj.page_content, "metadata": metadata}
         doc_id = getattr(obj, "id", None) or metadata.get("id")
@@ -223,6 +224,31 @@ def _plain_chunk(obj: dict[str, Any], index: int) -> Chunk | None:
     return chunk
 
 
+# Which framework object each class is, found once per class of LangChain and LlamaIndex (their pydantic models have
+# fixed attributes): each hasattr that misses on one raises and catches an AttributeError, and a Document missed two
+# before its own test (a third of check_sufficiency's time on Documents). Other classes are asked every time.
+_DUCK_KINDS: dict[type, str] = {}
+_FRAMEWORK_MODULES = ("langchain_core.", "llama_index.core.")
+
+
+def _duck_kind(obj: Any) -> str:
+    """ "node_with_score", "node", "document" or "other": the first of _one_chunk's duck tests `obj` passes."""
+    kind = _DUCK_KINDS.get(type(obj))
+    if kind is not None:
+        return kind
+    if hasattr(obj, "node") and hasattr(obj, "score"):
+        kind = "node_with_score"
+    elif hasattr(obj, "node_id") and (hasattr(obj, "get_content") or hasattr(obj, "text")):
+        kind = "node"
+    elif hasattr(obj, "page_content"):
+        kind = "document"
+    else:
+        kind = "other"
+    if type(obj).__module__.startswith(_FRAMEWORK_MODULES):
+        _DUCK_KINDS[type(obj)] = kind
+    return kind
+
+
 def _fields_of(chunk: Chunk) -> dict[str, Any]:
     return {name: getattr(chunk, name) for name in _FIELDS}
 
@@ -260,7 +286,7 @@ def _normalised(fields: Mapping[str, Any], where: str, index: int | None, *, all
     if not isinstance(summary, str):
         raise TypeError(f"{where}.summary must be str; got {type(summary).__name__}")
     metadata = fields.get("metadata") or {}
-    if not isinstance(metadata, Mapping):
+    if type(metadata) is not dict and not isinstance(metadata, Mapping):  # an ABC test is slow: dicts skip it
         raise TypeError(f"{where}.metadata must be a mapping; got {type(metadata).__name__}")
     return {
         "content": content,

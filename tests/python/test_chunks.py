@@ -216,3 +216,20 @@ def test_plain_dicts_the_fast_path_cannot_take_get_the_general_checks(
     else:
         with pytest.raises(error, match=message):
             as_chunks([given])
+
+
+def test_duck_typing_is_asked_per_object_outside_the_frameworks() -> None:
+    # LangChain's and LlamaIndex's classes are recognised once per class (their fields are fixed); any other class is
+    # asked every time, so two objects of one class with different attributes are each read as what they are.
+    class Loose:
+        pass
+
+    document, node = Loose(), Loose()
+    document.page_content = "Paris is the capital."  # type: ignore[attr-defined]
+    document.metadata = {"source": "a.md"}  # type: ignore[attr-defined]
+    node.node_id = "n1"  # type: ignore[attr-defined]
+    node.text = "Lyon is a city."  # type: ignore[attr-defined]
+    chunks = as_chunks([document, node])
+    assert [(c.id, c.content) for c in chunks] == [("S1", "Paris is the capital."), ("n1", "Lyon is a city.")]
+    with pytest.raises(TypeError, match=r"chunks\[0\] must be a str, a mapping"):
+        as_chunks([Loose()])
