@@ -175,18 +175,18 @@ def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
         if "content" not in fields and "page_content" in obj:
             fields["content"] = obj["page_content"]
         return _build(fields, where, index)
-    kind = _duck_kind(obj)
+    duck: Any = obj  # known by its attributes only
+    kind = _duck_kind(duck)
     if kind == "node_with_score":  # LlamaIndex NodeWithScore
-        node = obj.node
-        fields = _node_fields(node, where)
-        fields["score"] = obj.score
+        fields = _node_fields(duck.node, where)
+        fields["score"] = duck.score
         return _build(fields, where, index)
     if kind == "node":  # LlamaIndex node
-        return _build(_node_fields(obj, where), where, index)
+        return _build(_node_fields(duck, where), where, index)
     if kind == "document":  # LangChain Document
-        metadata = getattr(obj, "metadata", None) or {}
-        fields = {"content": obj.page_content, "metadata": metadata}
-        doc_id = getattr(obj, "id", None) or metadata.get("id")
+        metadata = getattr(duck, "metadata", None) or {}
+        fields = {"content": duck.page_content, "metadata": metadata}
+        doc_id = getattr(duck, "id", None) or metadata.get("id")
         if doc_id is not None:
             fields["id"] = doc_id
         for key in ("score", "timestamp", "summary"):
