@@ -180,15 +180,20 @@ py::object float_rows(const py::handle& value) {
   Py_ssize_t n = 0;
   PyObject* const* rows = sequence_items(value.ptr(), n);
   if (rows == nullptr || n == 0) return py::none();
-  if (PyFloat_CheckExact(rows[0])) {
-    py::array_t<double> out(n);
-    if (!copy_floats(rows, n, out.mutable_data())) return py::none();
+  const bool flat = PyFloat_CheckExact(rows[0]);
+  Py_ssize_t d = 0;
+  if (!flat && (sequence_items(rows[0], d) == nullptr || d == 0)) return py::none();
+  // Allocating the array may collect garbage, and a finalizer may change `value` (a list's items
+  // moved or freed): its items are read after it, when no Python code can run until the copy ends.
+  py::array_t<double> out = flat ? py::array_t<double>(n) : py::array_t<double>({n, d});
+  double* data = out.mutable_data();
+  Py_ssize_t now = 0;
+  rows = sequence_items(value.ptr(), now);
+  if (now != n) return py::none();
+  if (flat) {
+    if (!copy_floats(rows, n, data)) return py::none();
     return std::move(out);
   }
-  Py_ssize_t d = 0;
-  if (sequence_items(rows[0], d) == nullptr || d == 0) return py::none();
-  py::array_t<double> out({n, d});
-  double* data = out.mutable_data();
   for (Py_ssize_t i = 0; i < n; ++i) {
     Py_ssize_t length = 0;
     PyObject* const* items = sequence_items(rows[i], length);

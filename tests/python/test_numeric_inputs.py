@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import array
+import subprocess
+import sys
+import textwrap
 from datetime import datetime, timezone
 from typing import Any
 
@@ -149,6 +152,32 @@ def test_lists_of_floats_are_read_in_c_as_numpy_reads_them(value: Any) -> None:
 )
 def test_anything_else_is_left_to_numpy(value: Any) -> None:
     assert _core.similarity.float_rows(value) is None
+
+
+def test_a_finalizer_changing_the_list_while_it_is_read_does_not_crash() -> None:
+    # Allocating the array collected garbage, and a finalizer that grew the list freed the items float_rows was
+    # about to read: a segmentation fault (run apart, so that it fails the test, not the session).
+    code = textwrap.dedent(
+        """
+        import gc
+        import numpy as np
+        from sufficient_context._args import real_array
+        rows = [[0.5, 1.5]] * 4
+        class Cycle:
+            def __del__(self):
+                rows[:] = [[2.5, 3.5]] * 100_000
+        gc.set_threshold(1, 1, 1)
+        for _ in range(200):
+            cycle = Cycle()
+            cycle.me = cycle
+            del cycle
+            got = real_array(rows, np.float64, "embeddings")
+            assert got.shape in {(4, 2), (100_000, 2)}, got.shape
+            assert got[0].tolist() in ([0.5, 1.5], [2.5, 3.5]), got[0]
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
 
 
 def test_embeddings_given_as_lists_are_checked_as_before() -> None:

@@ -511,3 +511,20 @@ def test_the_extractive_answer_reads_sentences_as_the_checks_do() -> None:
     assert extractive_answer("étude", chunks) == "The e\u0301tude ends [b]."
     assert extractive_answer("the of", chunks) == sc.NOT_IN_DOCUMENTATION_ANSWER  # stop words alone: no term
     assert extractive_answer("cheating", []) == sc.NOT_IN_DOCUMENTATION_ANSWER
+
+
+@dataclass(frozen=True, slots=True)
+class _SourcedChunk(sc.Chunk):
+    source: str = ""
+
+
+def test_chunks_of_a_slotted_chunk_subclass_are_answered() -> None:
+    # A dataclass(slots=True) subclass keeps every field in slots: the relabelled copy made from __dict__ had none
+    # of them (AttributeError: no attribute 'id').
+    chunks = [_SourcedChunk(str(c["content"]), id=str(c["id"]), score=score, source="ipc") for c, score in
+              zip(SAMPLE_CHUNKS, (0.83, 0.61, 0.22))]  # fmt: skip
+    got = sc.GroundedAnswerer().answer(SAMPLE_QUERY, chunks)
+    expected = sc.GroundedAnswerer().answer(SAMPLE_QUERY, SCORED)
+    assert got.status == expected.status
+    assert got.answer == expected.answer
+    assert "[S1]" in got.answer

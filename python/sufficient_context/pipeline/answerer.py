@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -414,7 +415,11 @@ class GroundedAnswerer:
 
 def _relabel(chunk: Chunk, label: str) -> Chunk:
     """The chunk under a short label: a shallow copy with only its id changed (it was validated when built)."""
-    clone = object.__new__(type(chunk))
+    if type(chunk) is not Chunk:  # a subclass may hold its fields in slots (dataclass(slots=True)), not __dict__
+        clone = copy.copy(chunk)
+        object.__setattr__(clone, "id", label)
+        return clone
+    clone = object.__new__(Chunk)
     clone.__dict__.update(chunk.__dict__, id=label)  # copy.copy's generic reduce cost a third of the gate
     return clone
 
