@@ -564,7 +564,10 @@ class RetrievalDecision:
         """JSON-serialisable form."""
         # Every field is a str, number, bool or None but the list of ids: asdict's deep copy of each cost more than
         # the gate (the pipeline converts a decision per question).
-        out = {name: getattr(self, name) for name in _DECISION_FIELDS}
+        names = (
+            _DECISION_FIELDS if type(self) is RetrievalDecision else [f.name for f in fields(self)]
+        )  # a subclass's too
+        out = {name: getattr(self, name) for name in names}
         out["passing_chunks"] = list(self.passing_chunks)
         return out
 

@@ -664,6 +664,16 @@ def test_margin_and_deficit_are_exact_for_decimal_inputs(
         assert info["refusal"]["deficit"] == -margin
 
 
+def test_a_decision_subclass_keeps_its_own_fields_in_to_dict() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Tagged(RetrievalDecision):
+        tag: str = "mine"
+
+    decision = evaluate_retrieval([0.9, 0.3])
+    tagged = Tagged(**{f.name: getattr(decision, f.name) for f in dataclasses.fields(decision)})
+    assert tagged.to_dict() == {**decision.to_dict(), "tag": "mine"} == dataclasses.asdict(tagged)
+
+
 def test_a_list_of_chunks_is_decided_as_any_other_sequence_of_them() -> None:
     # Validated Chunks that all carry a score (what the pipeline passes on every request) take a fast path; a tuple
     # of the same chunks takes the general one. Both give the same decision, or the same error, on random lists.

@@ -4,6 +4,7 @@ fixed vectors, a fixed-answer LLM, no remote model ever resolved from ``Settings
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import subprocess
 import sys
@@ -792,3 +793,16 @@ def test_evaluators_and_engine_name_malformed_inputs() -> None:
     for junk in (None, [node.node]):
         with pytest.raises(TypeError, match=r"retriever\.retrieve"):
             GroundedQueryEngine(_ListRetriever(junk)).query(SAMPLE_QUERY)
+
+
+def test_a_node_score_that_is_no_number_is_named_as_the_caller_gave_it() -> None:
+    # The gate counts scored, distinct nodes; an error must still name the node the caller passed. A bool is no score:
+    # True read as 1.0 would pass any gate.
+    good = scored(("IPC_420_0", 0.9), ("IPC_415_0", 0.8))
+    bad_nan = NodeWithScore.model_construct(node=TextNode(text="x", id_="n3"), score=math.nan)
+    post = SufficiencyPostprocessor(check_sufficiency=False)
+    with pytest.raises(ValueError, match=r"nodes\[3\]\.score must be finite; got nan"):
+        post.postprocess_nodes([*good, good[0], bad_nan])  # a repeat before it: still nodes[3]
+    flag = NodeWithScore.model_construct(node=TextNode(text="x", id_="n4"), score=True)
+    with pytest.raises(TypeError, match=r"nodes\[2\]\.score must be a number or None; got bool"):
+        post.postprocess_nodes([*good, flag])

@@ -32,7 +32,7 @@ import re
 import threading
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, cast
 
 import numpy as np
 
@@ -52,7 +52,7 @@ except ImportError as exc:  # tests/python/test_llamaindex.py imports it with ll
         "pip install 'sufficient-context[llamaindex]'"
     ) from exc
 
-from .._args import as_float, list_of
+from .._args import finite_or_none, list_of
 from .._core import gate as _core_gate
 from ..assembly import DECLINE_TEMPLATE, LOW_CONFIDENCE_BANNER, NOT_IN_DOCUMENTATION_ANSWER
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
@@ -256,7 +256,9 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
         for i, node in enumerate(nodes):
             if node.score is not None:
                 scored.append(node)
-                score = as_float(node.score, f"nodes[{i}].score")
+                # Named here as the caller gave it (the gate below would count only scored, distinct nodes); a bool
+                # is no score (True read as 1.0 would pass any gate), NaN or inf none either.
+                score = cast(float, finite_or_none(node.score, f"nodes[{i}].score"))  # not None: tested above
                 scores.append(score)
                 node_id = node.node.node_id
                 first.setdefault(node_id, score)
