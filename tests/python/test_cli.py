@@ -428,6 +428,19 @@ def test_calibrate_writes_a_config_that_from_config_reads(tmp_path: Path) -> Non
     checker = sc.SufficientContextChecker.from_config(config)
     assert checker.thresholds == (sufficient, partial)
     assert checker.check_sufficiency(SAMPLE_UNANSWERED_QUERY, SAMPLE_CHUNKS).level.value != "sufficient"
+    # Written as JSON under a comment line, so a machine without PyYAML (a slim deployment image) reads the file a
+    # machine with it wrote: YAML written where PyYAML was installed needed it to be read back.
+    lines = config.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("# thresholds fitted by sufficient-context calibrate")
+    assert json.loads("\n".join(lines[1:])) == document
+    without_yaml = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['yaml'] = None\n"
+         "import sufficient_context as sc\n"
+         "print(sc.SufficientContextChecker.from_config(sys.argv[1]).thresholds)", str(config)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert without_yaml.returncode == 0, without_yaml.stderr
+    assert without_yaml.stdout.strip() == str((sufficient, partial))
     coverage = sc.ClaimCoverage.from_config(config)
     assert 0.0 < coverage.min_overlap <= 1.0
     assert calibrate(data, 0.9).to_config() == document

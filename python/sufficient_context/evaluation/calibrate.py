@@ -56,14 +56,10 @@ class Calibration:
         return asdict(self)
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Write :meth:`to_config` as YAML (JSON, which is YAML too, when PyYAML is missing)."""
+        """Write :meth:`to_config` as JSON under a comment line: YAML too, and read by every loader with or without
+        PyYAML (a YAML body written where PyYAML is installed could not be read where it is missing)."""
         header = f"# thresholds fitted by sufficient-context calibrate for precision {self.target_precision}\n"
-        try:
-            import yaml
-
-            body = yaml.safe_dump(self.to_config(), sort_keys=False)
-        except ImportError:
-            body = json.dumps(self.to_config(), indent=2) + "\n"
+        body = json.dumps(self.to_config(), indent=2) + "\n"
         if os.path.isdir(path):  # os.replace would fail only after writing, and leave the .tmp file behind
             raise ValueError(f"path: {os.fspath(path)!r} is a folder; give the configuration file to write")
         tmp = f"{os.fspath(path)}.tmp"
