@@ -113,9 +113,10 @@ def all_str(items: list[Any]) -> bool:
 
 
 def plain_ids_and_contents(items: list[Any], argument: str) -> tuple[list[str] | None, list[str]] | None:
-    """(ids, contents) of chunks that are all str or plain ``{"content", "id"?, "score"?}`` dicts, read without
-    building a `Chunk` each (the hot path of every check); None when some item needs `as_chunks`. Ids are None when
-    every item is a str (S1..Sn, unique by construction). Duplicate ids raise as `as_chunks` would."""
+    """(ids, contents) of chunks that are all str, plain ``{"content", "id"?, "score"?}`` dicts or LangChain and
+    LlamaIndex objects with plain fields, read without building a `Chunk` each (the hot path of every check); None
+    when some item needs `as_chunks`. Ids are None when every item is a str (S1..Sn, unique by construction).
+    Duplicate ids raise as `as_chunks` would."""
     if all_str(items):
         return None, items
     ids: list[str] = []
@@ -126,7 +127,12 @@ def plain_ids_and_contents(items: list[Any], argument: str) -> tuple[list[str] |
             ids.append(f"S{i + 1}")
             continue
         if type(obj) is not dict:
-            return None
+            framework = _plain_framework_fields(obj)
+            if framework is None:
+                return None
+            contents.append(framework[1])
+            ids.append(f"S{i + 1}" if framework[0] is None else framework[0])
+            continue
         content = obj.get("content")
         chunk_id = obj.get("id")
         score = obj.get("score")
@@ -175,24 +181,9 @@ def _one_chunk(obj: ChunkLike, where: str, index: int) -> Chunk:
         if "content" not in fields and "page_content" in obj:
             fields["content"] = obj["page_content"]
         return _build(fields, where, index)
-    duck: Any = obj  # known by its attributes only
-    kind = _duck_kind(duck)
-    if kind == "node_with_score":  # LlamaIndex NodeWithScore
-        fields = _node_fields(duck.node, where)
-        fields["score"] = duck.score
-        return _build(fields, where, index)
-    if kind == "node":  # LlamaIndex node
-        return _build(_node_fields(duck, where), where, index)
-    if kind == "document":  # LangChain Document
-        metadata = getattr(duck, "metadata", None) or {}
-        fields = {"content": duck.page_content, "metadata": metadata}
-        doc_id = getattr(duck, "id", None) or metadata.get("id")
-        if doc_id is not None:
-            fields["id"] = doc_id
-        for key in ("score", "timestamp", "summary"):
-            if key in metadata:
-                fields[key] = metadata[key]
-        return _build(fields, where, index)
+    framework = _framework_fields(obj, _duck_kind(obj))
+    if framework is not None:
+        return _build(framework, where, index)
     raise TypeError(
         f"{where} must be a str, a mapping with 'content', a Chunk, a LangChain Document or a LlamaIndex node; "
         f"got {type(obj).__name__}"
@@ -253,7 +244,51 @@ def _fields_of(chunk: Chunk) -> dict[str, Any]:
     return {name: getattr(chunk, name) for name in _FIELDS}
 
 
-def _node_fields(node: Any, where: str) -> dict[str, Any]:
+def _framework_fields(obj: Any, kind: str) -> dict[str, Any] | None:
+    """The chunk fields of a LangChain or LlamaIndex object of `kind` (`_duck_kind`), unchecked; None for "other"."""
+    if kind == "node_with_score":  # LlamaIndex NodeWithScore
+        fields = _node_fields(obj.node)
+        fields["score"] = obj.score
+        return fields
+    if kind == "node":  # LlamaIndex node
+        return _node_fields(obj)
+    if kind == "document":  # LangChain Document
+        metadata = getattr(obj, "metadata", None) or {}
+        fields = {"content": obj.page_content, "metadata": metadata}
+        doc_id = getattr(obj, "id", None) or metadata.get("id")
+        if doc_id is not None:
+            fields["id"] = doc_id
+        for key in ("score", "timestamp", "summary"):
+            if key in metadata:
+                fields[key] = metadata[key]
+        return fields
+    return None
+
+
+def _plain_framework_fields(obj: Any) -> tuple[str | None, str] | None:
+    """(id, content) of a LangChain or LlamaIndex object whose fields `_normalised` would take as they are (a str
+    content and id, dict metadata, a plain score, nothing else): what a check reads, without building its `Chunk`;
+    None for anything else, which `as_chunks` reads and checks."""
+    kind = _DUCK_KINDS.get(type(obj))  # only the frameworks' own classes, recognised once
+    if kind is None:
+        if not type(obj).__module__.startswith(_FRAMEWORK_MODULES):
+            return None
+        kind = _duck_kind(obj)
+    fields = _framework_fields(obj, kind)
+    if fields is None or not _PLAIN_FRAMEWORK_KEYS.issuperset(fields):
+        return None
+    content, chunk_id, score, metadata = fields["content"], fields.get("id"), fields.get("score"), fields["metadata"]
+    if type(content) is not str or (chunk_id is not None and type(chunk_id) is not str):
+        return None
+    if (score is not None and not _plain_score(score)) or (metadata is not None and type(metadata) is not dict):
+        return None
+    return chunk_id, content
+
+
+_PLAIN_FRAMEWORK_KEYS = frozenset(("content", "id", "metadata", "score"))
+
+
+def _node_fields(node: Any) -> dict[str, Any]:
     content = node.get_content() if hasattr(node, "get_content") else node.text
     fields: dict[str, Any] = {"content": content, "id": node.node_id, "metadata": getattr(node, "metadata", None)}
     if getattr(node, "embedding", None) is not None:

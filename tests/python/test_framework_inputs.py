@@ -4,6 +4,11 @@ the real langchain-core and llama-index-core objects."""
 
 from __future__ import annotations
 
+import json
+import math
+import random
+from typing import Any
+
 import pytest
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
@@ -11,6 +16,7 @@ from llama_index.core.base.response.schema import Response
 from llama_index.core.schema import NodeWithScore, TextNode
 
 import sufficient_context as sc
+from sufficient_context import chunks as chunks_module
 
 THEFT = "Whoever commits theft shall be punished with imprisonment for up to three years."
 
@@ -90,3 +96,46 @@ def test_the_gate_reads_node_scores_directly_with_the_same_decisions_and_errors(
         sc.evaluate_retrieval([nodes[0], NodeWithScore(node=TextNode(text="x", id_="x"), score=float("nan"))])
     with pytest.raises(ValueError, match=r"chunks_or_scores\[1\] \(id 'x'\) has no score"):
         sc.evaluate_retrieval([nodes[0], NodeWithScore(node=TextNode(text="x", id_="x"))])
+
+
+def test_framework_objects_with_plain_fields_are_read_as_their_chunks_would_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Documents and nodes whose fields need no conversion are read straight into the checks' (ids, contents), without
+    # a Chunk each; anything else (a summary or timestamp in the metadata, an embedding, a score that is no plain
+    # number, an int id) takes as_chunks. On random lists both readings give the same ids, contents, results and
+    # errors as when every object went through as_chunks.
+    rng = random.Random(9)
+    checker, claims = sc.SufficientContextChecker(), sc.ClaimCoverage()
+    texts = [THEFT, "Cheating is punished with seven years.", "Paris is the capital of France.", ""]
+    for _ in range(600):
+        items: list[object] = []
+        for i in range(rng.randint(1, 4)):
+            text = rng.choice(texts)
+            chunk_id = rng.choice([None, "", f"d{i}", f"d{rng.randint(0, 1)}", 7, True])
+            metadata = rng.choice(
+                [{}, {"source": "a.md"}, {"id": f"m{i}"}, {"score": rng.choice([0.5, math.nan, 2, True])},
+                 {"summary": "s"}, {"timestamp": "2024-01-01"}, {"timestamp": "not a date"}]
+            )  # fmt: skip
+            score = rng.choice([None, 0.75, 1, math.nan, math.inf, True, 10**400])
+            if rng.random() < 0.5:
+                doc_id = chunk_id if isinstance(chunk_id, str) else None
+                items.append(Document(page_content=text, id=doc_id, metadata=metadata))
+            else:
+                node = TextNode(text=text, id_=f"n{rng.randint(0, 3)}", metadata={"file_name": "a.md"})
+                if rng.random() < 0.2:
+                    node.embedding = [0.5, 0.25]
+                items.append(NodeWithScore.model_construct(node=node, score=score))
+        fast = _outcome(checker, claims, items)
+        with monkeypatch.context() as patch:  # every object through as_chunks, as before the fast reading
+            patch.setattr(chunks_module, "_plain_framework_fields", lambda obj: None)
+            assert fast == _outcome(checker, claims, items)
+
+
+def _outcome(checker: sc.SufficientContextChecker, claims: sc.ClaimCoverage, items: list[Any]) -> tuple[object, ...]:
+    """Both checks' results (elapsed time left out), or the error."""
+    try:
+        result = checker.check_sufficiency("What is the punishment for cheating?", items)
+        coverage = claims.check_answer("Cheating is punished with seven years [d0].", items)
+    except (TypeError, ValueError) as exc:
+        return ("error", type(exc).__name__, str(exc))
+    fields = {k: v for k, v in result.to_dict().items() if k != "elapsed_ms"}
+    return ("ok", json.dumps(fields, sort_keys=True, default=str), repr(coverage))
