@@ -127,7 +127,9 @@ def plain_ids_and_contents(items: list[Any], argument: str) -> tuple[list[str] |
             ids.append(f"S{i + 1}")
             continue
         if type(obj) is not dict:
-            framework = _plain_framework_fields(obj)
+            # (Document, score) / (node, score): the tuple's score, checked as as_chunks checks it, is all it adds.
+            pair = type(obj) is tuple and len(obj) == 2 and _plain_score(obj[1])
+            framework = _plain_framework_fields(obj[0] if pair else obj)
             if framework is None:
                 return None
             contents.append(framework[1])

@@ -124,6 +124,8 @@ def test_framework_objects_with_plain_fields_are_read_as_their_chunks_would_be(m
                 if rng.random() < 0.2:
                     node.embedding = [0.5, 0.25]
                 items.append(NodeWithScore.model_construct(node=node, score=score))
+            if rng.random() < 0.3:  # as similarity_search_with_score returns them
+                items[-1] = (items[-1], rng.choice([0.5, 1, math.nan, True, "0.5", 10**400]))
         fast = _outcome(checker, claims, items)
         with monkeypatch.context() as patch:  # every object through as_chunks, as before the fast reading
             patch.setattr(chunks_module, "_plain_framework_fields", lambda obj: None)
