@@ -1,9 +1,11 @@
-"""What every benchmark prints about the machine it ran on, and where the shared datasets are."""
+"""What every benchmark prints about the machine it ran on, where the shared datasets are, and a best-of timer."""
 
 from __future__ import annotations
 
 import os
 import platform
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 # The labelled datasets live beside the repo (../shared/datasets); SC_DATASETS points elsewhere.
@@ -19,3 +21,14 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine() or "unknown"
+
+
+def best_of(call: Callable[[], object], repeat: int = 5) -> tuple[float, float]:
+    """(best wall seconds, best CPU seconds) of `repeat` runs of `call`."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        w0, c0 = time.perf_counter(), time.process_time()
+        call()
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0)
+    return min(walls), min(cpus)

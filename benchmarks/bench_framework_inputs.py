@@ -20,11 +20,10 @@ import json
 import os
 import platform
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
-from _machine import DATASETS, cpu_model
+from _machine import DATASETS, best_of, cpu_model
 from langchain_core.documents import Document
 from llama_index.core.schema import NodeWithScore, TextNode
 
@@ -70,17 +69,6 @@ def kinds(chunks: list[dict[str, Any]]) -> dict[str, list[Any]]:
     }
 
 
-def best(call: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """(best wall seconds, best CPU seconds) of `repeat` runs of `call`."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        call()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return min(walls), min(cpus)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=299, help="HotpotQA rows (the file holds 299)")
@@ -103,7 +91,7 @@ def main() -> None:
         for kind, data in by_kind.items():
             for q, a, c in data:  # warm: every word seen, every framework class recognised
                 call(q, a, c)
-            results[name, kind] = best(lambda data=data, call=call: [call(q, a, c) for q, a, c in data], args.repeat)
+            results[name, kind] = best_of(lambda data=data, call=call: [call(q, a, c) for q, a, c in data], args.repeat)
     n = len(rows)
     chunks = sum(len(c) for _, _, c in rows) / n
     print(

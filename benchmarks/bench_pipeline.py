@@ -24,10 +24,8 @@ import json
 import os
 import platform
 import sys
-import time
-from collections.abc import Callable
 
-from _machine import DATASETS, cpu_model
+from _machine import DATASETS, best_of, cpu_model
 
 import sufficient_context as sc
 from sufficient_context.pipeline import extractive_answer
@@ -37,17 +35,6 @@ def workload(n: int) -> list[tuple[str, list[dict[str, object]]]]:
     lines = (DATASETS / "hotpot" / "hotpot-sufficiency.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()][:n]
     return [(r["query"], [dict(c, score=round(0.9 - 0.1 * i, 2)) for i, c in enumerate(r["contexts"])]) for r in rows]
-
-
-def best_of(call: Callable[[], object], repeat: int = 5) -> tuple[float, float]:
-    """(best wall seconds, best CPU seconds) of `repeat` runs of `call`."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        w0, c0 = time.perf_counter(), time.process_time()
-        call()
-        walls.append(time.perf_counter() - w0)
-        cpus.append(time.process_time() - c0)
-    return min(walls), min(cpus)
 
 
 def main() -> None:
