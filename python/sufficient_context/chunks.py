@@ -236,7 +236,9 @@ def _duck_kind(obj: Any) -> str:
     elif hasattr(obj, "page_content"):
         kind = "document"
     else:
-        kind = "other"
+        # Not remembered: a framework's dict subclass (LangChain's AddableDict) must stay a Mapping for _one_chunk,
+        # and a Document built by model_construct without its page_content says nothing of the class's others.
+        return "other"
     if type(obj).__module__.startswith(_FRAMEWORK_MODULES):
         _DUCK_KINDS[type(obj)] = kind
     return kind

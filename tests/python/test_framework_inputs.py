@@ -141,3 +141,31 @@ def _outcome(checker: sc.SufficientContextChecker, claims: sc.ClaimCoverage, ite
         return ("error", type(exc).__name__, str(exc))
     fields = {k: v for k, v in result.to_dict().items() if k != "elapsed_ms"}
     return ("ok", json.dumps(fields, sort_keys=True, default=str), repr(coverage))
+
+
+def test_a_framework_dict_subclass_is_read_as_a_mapping() -> None:
+    # LangChain's AddableDict (what runnables stream) is a dict subclass from langchain_core: the checks' fast reading
+    # once took its class for a framework object that is no chunk, and every reading refused it from then on.
+    from langchain_core.runnables.utils import AddableDict
+
+    items = [AddableDict(content=THEFT, id="ipc379"), {"content": "Cheating is punished.", "id": "c"}]
+    plain = [dict(item) for item in items]
+    checker, claims = sc.SufficientContextChecker(), sc.ClaimCoverage()
+    assert _outcome(checker, claims, items) == _outcome(checker, claims, plain)
+    assert sc.as_chunks(items) == sc.as_chunks(plain)
+
+
+def test_a_document_missing_its_fields_does_not_change_how_other_documents_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The kind of each framework class is remembered once; a Document built by model_construct without page_content
+    # (or a NodeWithScore without its node) is no chunk, and must not make its class unreadable for the process.
+    monkeypatch.setattr(chunks_module, "_DUCK_KINDS", {})  # as in a fresh process
+    checker = sc.SufficientContextChecker()
+    for broken in (Document.model_construct(metadata={}), NodeWithScore.model_construct(score=0.5)):
+        with pytest.raises(TypeError, match=r"retrieved_contexts\[0\] must be a str, a mapping with 'content'"):
+            checker.check_sufficiency("What is the punishment for theft?", [broken])
+    good = [Document(page_content=THEFT, id="d"), NodeWithScore(node=TextNode(text=THEFT, id_="n"), score=0.5)]
+    assert [c.id for c in sc.as_chunks(good)] == ["d", "n"]
+    query = "What is the punishment for theft?"
+    assert checker.check_sufficiency(query, good) == checker.check_sufficiency(query, [THEFT, THEFT])
