@@ -126,29 +126,29 @@ def plain_ids_and_contents(items: list[Any], argument: str) -> tuple[list[str] |
             contents.append(obj)
             ids.append(f"S{i + 1}")
             continue
-        if type(obj) is not dict:
+        if type(obj) is dict:
+            plain = _plain_id_content(obj) if _SLOW_KEYS.isdisjoint(obj) else None
+        else:
             # (Document, score) / (node, score): the tuple's score, checked as as_chunks checks it, is all it adds.
             pair = type(obj) is tuple and len(obj) == 2 and _plain_score(obj[1])
-            framework = _plain_framework_fields(obj[0] if pair else obj)
-            if framework is None:
-                return None
-            contents.append(framework[1])
-            ids.append(f"S{i + 1}" if framework[0] is None else framework[0])
-            continue
-        content = obj.get("content")
-        chunk_id = obj.get("id")
-        score = obj.get("score")
-        if (
-            type(content) is not str
-            or not _SLOW_KEYS.isdisjoint(obj)
-            or (chunk_id is not None and type(chunk_id) is not str)
-            or (score is not None and not _plain_score(score))
-        ):
+            plain = _plain_framework_fields(obj[0] if pair else obj)
+        if plain is None:
             return None
-        contents.append(content)
-        ids.append(f"S{i + 1}" if chunk_id is None else chunk_id)
+        contents.append(plain[1])
+        ids.append(f"S{i + 1}" if plain[0] is None else plain[0])
     check_unique_ids(ids, argument)  # the rule as_chunks applies on the slow path
     return ids, contents
+
+
+def _plain_id_content(fields: Mapping[str, Any]) -> tuple[str | None, str] | None:
+    """(id, content) of chunk fields `_normalised` would take as they are: a str content, a str id or none, a plain
+    score or none (the caller rules out the other fields); None otherwise."""
+    content, chunk_id, score = fields.get("content"), fields.get("id"), fields.get("score")
+    if type(content) is not str or (chunk_id is not None and type(chunk_id) is not str):
+        return None
+    if score is not None and not _plain_score(score):
+        return None
+    return chunk_id, content
 
 
 def _plain_score(score: object) -> bool:
@@ -196,13 +196,11 @@ def _plain_chunk(obj: dict[str, Any], index: int) -> Chunk | None:
     """The Chunk of a plain ``{"content", "id"?, "score"?}`` dict (extra keys ignored), equal to what `_build` makes,
     without its general checks (most chunks are such dicts, and the pipeline converts every one); None for anything
     else, which takes `_build` and its errors."""
-    content = obj.get("content")
-    chunk_id = obj.get("id")
+    plain = _plain_id_content(obj)
+    if plain is None:
+        return None
+    chunk_id, content = plain
     score = obj.get("score")
-    if type(content) is not str or (chunk_id is not None and type(chunk_id) is not str):
-        return None
-    if score is not None and not _plain_score(score):
-        return None
     chunk = object.__new__(Chunk)
     chunk.__dict__.update(
         content=content,
@@ -281,12 +279,8 @@ def _plain_framework_fields(obj: Any) -> tuple[str | None, str] | None:
     fields = _framework_fields(obj, kind)
     if fields is None or not _PLAIN_FRAMEWORK_KEYS.issuperset(fields):
         return None
-    content, chunk_id, score, metadata = fields["content"], fields.get("id"), fields.get("score"), fields["metadata"]
-    if type(content) is not str or (chunk_id is not None and type(chunk_id) is not str):
-        return None
-    if (score is not None and not _plain_score(score)) or (metadata is not None and type(metadata) is not dict):
-        return None
-    return chunk_id, content
+    metadata = fields["metadata"]
+    return None if metadata is not None and type(metadata) is not dict else _plain_id_content(fields)
 
 
 _PLAIN_FRAMEWORK_KEYS = frozenset(("content", "id", "metadata", "score"))

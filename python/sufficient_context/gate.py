@@ -563,10 +563,8 @@ class RetrievalDecision:
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form."""
         # Every field is a str, number, bool or None but the list of ids: asdict's deep copy of each cost more than
-        # the gate (the pipeline converts a decision per question).
-        names = (
-            _DECISION_FIELDS if type(self) is RetrievalDecision else [f.name for f in fields(self)]
-        )  # a subclass's too
+        # the gate (the pipeline converts a decision per question). A subclass's own fields are kept.
+        names = _DECISION_FIELDS if type(self) is RetrievalDecision else [f.name for f in fields(self)]
         out = {name: getattr(self, name) for name in names}
         out["passing_chunks"] = list(self.passing_chunks)
         return out
@@ -709,9 +707,17 @@ def _chunks_decision(
         return None
     ids = [str(c.id) for c in chunks]
     check_unique_ids(ids, "chunks_or_scores")
-    decision = _core.retrieval_decision(RetrievalDecision, scores, min_score, min_chunks, weak)
-    if decision is not None:  # passing: the ids of the chunks with score >= min_score, in input order (its rule)
-        decision.__dict__["passing_chunks"] = [i for i, score in zip(ids, scores) if score >= min_score]
+    return named_decision(ids, scores, min_score, min_chunks, weak)
+
+
+def named_decision(
+    ids: Sequence[str], scores: Sequence[float], min_score: float, min_chunks: int, weak_score: float | None = None
+) -> RetrievalDecision:
+    """`evaluate_retrieval(scores, ...)` with `ids` (distinct, one per score) as the names of the passing chunks instead
+    of positions S1..Sn: the ids of the scores >= min_score, in order (the gate's rule)."""
+    decision = evaluate_retrieval(list(scores), min_score, min_chunks, weak_score)
+    minimum = decision.min_score
+    decision.__dict__["passing_chunks"] = [i for i, score in zip(ids, scores) if score >= minimum]
     return decision
 
 

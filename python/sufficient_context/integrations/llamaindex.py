@@ -34,8 +34,6 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Optional, cast
 
-import numpy as np
-
 try:
     from llama_index.core.base.base_query_engine import BaseQueryEngine
     from llama_index.core.base.response.schema import Response
@@ -58,7 +56,7 @@ from ..assembly import DECLINE_TEMPLATE, LOW_CONFIDENCE_BANNER, NOT_IN_DOCUMENTA
 from ..checker import Level, SufficiencyResult, SufficientContextChecker
 from ..chunks import as_chunks
 from ..claims import AnswerCoverage, ClaimCoverage, says_nothing
-from ..gate import NO_EVIDENCE_MESSAGE, RetrievalDecision, evaluate_retrieval
+from ..gate import NO_EVIDENCE_MESSAGE, RetrievalDecision, evaluate_retrieval, named_decision
 from ..pipeline import GroundedAnswer, GroundedAnswerer, decline_message
 from ..sentences import citation_ids, extract_citations
 
@@ -266,11 +264,9 @@ class SufficiencyPostprocessor(BaseNodePostprocessor):
             distinct = dict.fromkeys(n.node.node_id for n in nodes)
             decision = evaluate_retrieval([{"content": "", "id": i} for i in distinct], self.min_score, self.min_chunks)
             return decision, nodes if decision.outcome != "no_evidence" else []
-        decision = evaluate_retrieval(np.array(list(first.values()), dtype=np.float64), self.min_score, self.min_chunks)
-        # The decision's passing chunks, in input order, are those with score >= min_score (its documented rule):
-        # the nodes' own ids, as the C path above gives them, not the array's positions.
+        # Named by the nodes' own ids, as the C path above names them.
+        decision = named_decision(list(first), list(first.values()), self.min_score, self.min_chunks)
         minimum = decision.min_score
-        decision.__dict__["passing_chunks"] = [node_id for node_id, score in first.items() if score >= minimum]
         return decision, [node for node, score in zip(scored, scores) if score >= minimum]
 
     def _refuse(
