@@ -73,17 +73,23 @@ class Check {
     return profile;
   }
 
-  /// False when the claim's support by chunk `i` is surely below `threshold` (see may_reach).
-  bool may_reach(const ClaimProfile& claim, std::size_t i, double threshold) {
-    return claims::may_reach(config_.mode(), claim, presence(i), threshold);
+  /// False when the claim's support by chunk `i` is surely below `threshold` (see may_reach). A
+  /// chunk not analyzed yet is first read as bytes (ruled_out): most chunks a sentence does not
+  /// cite lack its heaviest words, and then need no analysis at all.
+  bool may_reach(Pending& p, std::size_t i, double threshold) {
+    if (workspace_.ready[i] == kNone && config_.mode() == Mode::Default &&
+        ruled_out(p, i, threshold)) {
+      return false;
+    }
+    return claims::may_reach(config_.mode(), p.profile, presence(i), threshold);
   }
 
   double score(const ClaimProfile& claim, std::size_t chunk_index) {
     return support_score(config_.mode(), claim, chunk(chunk_index), workspace_.scratch);
   }
 
-  bool supports(const ClaimProfile& claim, std::size_t chunk_index, double threshold) {
-    return may_reach(claim, chunk_index, threshold) && score(claim, chunk_index) >= threshold;
+  bool supports(Pending& p, std::size_t chunk_index, double threshold) {
+    return may_reach(p, chunk_index, threshold) && score(p.profile, chunk_index) >= threshold;
   }
 
   Support support(const ClaimProfile& claim, std::size_t chunk_index) {
@@ -108,6 +114,56 @@ class Check {
   }
 
  private:
+  /// True when chunk i's bytes alone show the claim's support below `threshold`: its heaviest
+  /// content words (and their related words) are absent, whatever else it holds (ChunkGrams). The
+  /// bound is may_reach's with those words' weight taken out and everything else counted, with a
+  /// wider margin, so it never rules out a pair may_reach lets through.
+  bool ruled_out(Pending& p, std::size_t i, double threshold) {
+    const ClaimProfile& claim = p.profile;
+    if (claim.items.empty()) return false;
+    ClaimAnalyzer& analyzer = workspace_.analyzer;
+    if (!p.absence_ready) {
+      p.absence.clear();
+      for (std::size_t j = 0; j < claim.items.size(); ++j) {
+        if (claim.kinds[j] == ItemKind::Content && analyzer.key_gram(claim.items[j]) != kNoGram) {
+          p.absence.push_back(static_cast<std::uint32_t>(j));
+        }
+      }
+      std::stable_sort(p.absence.begin(), p.absence.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return claim.weights[a] > claim.weights[b];
+      });
+      p.absence_ready = true;
+    }
+    constexpr double kMargin = 1e-6;  // may_reach's is 1e-9
+    const auto below = [&](double absent) {
+      return calibrate((claim.total - absent) / claim.total) < threshold - kMargin;
+    };
+    double most = 0.0;
+    for (const std::uint32_t j : p.absence) most += claim.weights[j];
+    if (p.absence.empty() || !below(most)) return false;
+    if (!workspace_.grams_ready || workspace_.grams_chunk != i) {
+      workspace_.grams.read(chunks_[i].text);
+      workspace_.grams_chunk = i;
+      workspace_.grams_ready = true;
+    }
+    const ChunkGrams& grams = workspace_.grams;
+    double absent = 0.0;
+    for (const std::uint32_t j : p.absence) {
+      const std::uint32_t item = claim.items[j];
+      if (grams.may_hold(analyzer.key_gram(item), [&] { return analyzer.key(item); })) continue;
+      bool related = false;
+      for (std::uint32_t r = claim.related_begin[j]; r < claim.related_begin[j + 1] && !related;
+           ++r) {
+        const std::uint32_t stable = claim.related[r];
+        related = grams.may_hold(analyzer.stable_gram(stable),
+                                 [&] { return analyzer.stable_key(stable); });
+      }
+      absent += related ? claim.weights[j] * (1.0 - kRelatedCredit) : claim.weights[j];
+      if (below(absent)) return true;
+    }
+    return false;
+  }
+
   // workspace_.ready[i]: how far chunk i is analyzed in this check.
   static constexpr std::uint8_t kNone = 0;
   static constexpr std::uint8_t kPresence = 1;
@@ -138,6 +194,7 @@ void prepare(Check& check, std::string_view text, text::Span span, bool all_if_u
   }
   text::citation_runs(text, p.runs);
   check.analyzer().claim(text, p.runs, p.profile);
+  p.absence_ready = false;
 }
 
 /// "<score> (<id>) < <threshold>" of a reason whose score is under the threshold: two decimals
@@ -434,7 +491,7 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
     for (std::size_t s = 0; s < spans.size(); ++s) {
       const ClaimResult& r = out.claims[s];
       if (r.is_meta || !r.has_content) continue;
-      if (check.supports(sentences(s).profile, i, min_overlap)) {
+      if (check.supports(sentences(s), i, min_overlap)) {
         out.missing_citations.push_back(i);
         break;
       }
@@ -448,7 +505,7 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
     std::size_t best_chunk = 0;
     for (std::size_t i = 0; i < chunks.size(); ++i) {
       // A chunk the bound rules out scores below min_overlap: never the best reported below.
-      if (!check.may_reach(sentences(s).profile, i, min_overlap)) continue;
+      if (!check.may_reach(sentences(s), i, min_overlap)) continue;
       const double score = check.score(sentences(s).profile, i);
       if (score > best) {
         best = score;

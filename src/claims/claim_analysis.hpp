@@ -198,6 +198,11 @@ class ClaimAnalyzer {
 
   /// The key text of a key id.
   std::string_view key(std::uint32_t id) const { return keys_.local_term(id); }
+  /// The key text of a stable id (ClaimProfile's related and antonym keys).
+  std::string_view stable_key(std::uint32_t stable) const { return keys_.term(stable); }
+  /// gram_slot of key(id) / stable_key(stable).
+  std::uint16_t key_gram(std::uint32_t id) const noexcept { return keys_.local_gram(id); }
+  std::uint16_t stable_gram(std::uint32_t stable) const noexcept { return keys_.gram(stable); }
 
   /// Number of distinct claim keys so far.
   std::size_t key_count() const noexcept { return keys_.local_count(); }

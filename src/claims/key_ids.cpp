@@ -7,6 +7,7 @@ namespace sc::claims {
 void KeyIds::clear_stable() noexcept {
   table_.clear();
   codes_.clear();
+  grams_.clear();
   locals_.clear();
   // Slots of the current generation would name reused ids.
   start_check();
@@ -21,7 +22,7 @@ void KeyIds::start_check() noexcept {
 }
 
 std::size_t KeyIds::memory_bytes() const noexcept {
-  return table_.memory_bytes() + codes_.capacity() * sizeof(std::uint16_t) +
+  return table_.memory_bytes() + (codes_.capacity() + grams_.capacity()) * sizeof(std::uint16_t) +
          slots_.capacity() * sizeof(std::uint64_t) + locals_.capacity() * sizeof(std::uint32_t);
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "claims/chunk_grams.hpp"
 #include "claims/claim_tokens.hpp"
 #include "claims/key_table.hpp"
 
@@ -28,6 +29,7 @@ class KeyIds {
     const std::uint32_t id = table_.intern(key);
     if (table_.size() != before) {
       codes_.push_back(prefix_code(key));
+      grams_.push_back(gram_slot(key));
       if (slots_.size() < table_.size())
         slots_.resize(std::max<std::size_t>(64, 2 * slots_.size()));
     }
@@ -41,6 +43,8 @@ class KeyIds {
   std::string_view term(std::uint32_t stable) const noexcept { return table_.term(stable); }
   /// prefix_code(term(stable)).
   std::uint16_t code(std::uint32_t stable) const noexcept { return codes_[stable]; }
+  /// gram_slot(term(stable)).
+  std::uint16_t gram(std::uint32_t stable) const noexcept { return grams_[stable]; }
   std::size_t stable_count() const noexcept { return table_.size(); }
   /// Forgets every stable id (between checks only: memo entries holding ids must go too).
   void clear_stable() noexcept;
@@ -72,6 +76,8 @@ class KeyIds {
   std::string_view local_term(std::uint32_t local) const noexcept {
     return table_.term(locals_[local]);
   }
+  /// gram_slot(local_term(local)).
+  std::uint16_t local_gram(std::uint32_t local) const noexcept { return grams_[locals_[local]]; }
   std::size_t local_count() const noexcept { return locals_.size(); }
 
   /// Heap bytes held (capacities).
@@ -80,6 +86,7 @@ class KeyIds {
  private:
   KeyTable table_;                    // stable ids
   std::vector<std::uint16_t> codes_;  // by stable id
+  std::vector<std::uint16_t> grams_;  // by stable id
   // By stable id, at least stable_count() of them: generation << 32 | local id.
   std::vector<std::uint64_t> slots_;
   std::vector<std::uint32_t> locals_;  // this check's: local id -> stable id

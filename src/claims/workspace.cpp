@@ -7,7 +7,7 @@ std::size_t Workspace::memory_bytes() const noexcept {
                       ready.capacity() + scratch.events.capacity() * sizeof(std::uint64_t) +
                       scratch.flags.capacity() + scratch.best_flags.capacity() +
                       profiles.capacity() * sizeof(ChunkProfile) +
-                      pending.capacity() * sizeof(Pending);
+                      pending.capacity() * sizeof(Pending) + grams.memory_bytes();
   for (const ChunkProfile& p : profiles) {
     bytes +=
         p.present.capacity() * sizeof(std::uint64_t) +
@@ -20,6 +20,7 @@ std::size_t Workspace::memory_bytes() const noexcept {
     bytes += (p.citations.capacity() + p.unknown.capacity() + p.profile.surfaces.capacity()) *
                  sizeof(std::string_view) +
              p.evidence.capacity() * sizeof(std::size_t) + p.runs.capacity() * sizeof(text::Span) +
+             p.absence.capacity() * sizeof(std::uint32_t) +
              p.profile.weights.capacity() * sizeof(double) +
              (p.profile.items.capacity() + p.profile.related.capacity() +
               p.profile.antonyms.capacity() + p.profile.related_begin.capacity() +
@@ -69,6 +70,7 @@ Lease::Lease(const ClaimConfig& config) {
   }
   workspace_->analyzer.reset(config);
   workspace_->ids.clear();
+  workspace_->grams_ready = false;
 }
 
 Lease::~Lease() {

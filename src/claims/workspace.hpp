@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/cache_budget.hpp"
+#include "claims/chunk_grams.hpp"
 #include "claims/claim_analysis.hpp"
 #include "claims/claim_config.hpp"
 #include "claims/claim_support.hpp"
@@ -28,6 +29,10 @@ struct Pending {
   std::vector<text::Span> runs;             // citation runs of text
   bool cited = false;                       // has citation markers
   ClaimProfile profile;
+  // Check::ruled_out's items, made on first use: content items whose key has a kept_prefix,
+  // heaviest first.
+  std::vector<std::uint32_t> absence;
+  bool absence_ready = false;
 };
 
 /// The analyzer (with its word memos), the chunk id table, chunk profiles, sentences and scoring
@@ -41,6 +46,9 @@ struct Workspace {
   std::vector<std::uint8_t> ready;     // how far profiles[i] is analyzed in this check (Check)
   std::vector<Pending> pending;        // by sentence
   SupportScratch scratch;
+  ChunkGrams grams;  // of chunk grams_chunk (Check::ruled_out)
+  std::size_t grams_chunk = 0;
+  bool grams_ready = false;
 
   /// Heap bytes held, this object included (capacities: what the process keeps).
   std::size_t memory_bytes() const noexcept;

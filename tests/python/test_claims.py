@@ -741,3 +741,26 @@ def test_a_numbered_lists_labels_are_no_numbers_the_claim_states(label: str) -> 
         assert not cc.check_answer(claim, chunk).claims[0].is_covered, claim
     # The reference mode (the original formula) reads the label as a word.
     assert ClaimCoverage(mode="reference").check_answer(f"{label}Whoever cheats [S1].", chunk).claims[0].score < 1.0
+
+
+@pytest.mark.parametrize(
+    ("chunk", "used"),
+    [
+        ("SMITH CHEATED THE COURT.", True),  # capitals
+        ("Smith's cheating of the court-house.", True),  # possessive, inflection, hyphen
+        ("Smith deceived the court.", True),  # a related word stands in for "cheated"
+        ("\uff33\uff4d\uff49\uff54\uff48 cheated the court.", True),  # full-width letters fold to ASCII
+        ("Smith [S1] cheated the court", True),  # a citation marker inside
+        ("Smith cheered the court.", False),  # one word short
+        ("The weather in Paris is mild in spring.", False),
+    ],
+)
+def test_an_uncited_chunk_is_reported_used_exactly_as_the_oracle_says(chunk: str, used: bool) -> None:
+    # Chunks no sentence cites are first read as bytes (a chunk lacking the claim's heaviest words is settled without
+    # its analysis): every form a word can take there must still count.
+    answer = "Smith cheated the court [S1]."
+    chunks = [{"id": "S1", "content": "Paris is mild."}, {"id": "S2", "content": chunk}]
+    got = ClaimCoverage().check_answer(answer, chunks)
+    want = DEFAULT.check_answer(answer, [(c["id"], c["content"]) for c in chunks])
+    assert list(got.missing_citations) == want.missing_citations
+    assert list(got.missing_citations) == (["S2"] if used else [])

@@ -1,0 +1,64 @@
+/// @brief ChunkGrams: which keys an ASCII chunk cannot hold, known from its bytes alone.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace sc::claims {
+
+/// The bytes of a key's stem that every word with that key starts with: Porter2 keeps all but at
+/// most the last two letters of a stem of four or more, and at least its first three
+/// (test_claim_chunk_grams.cpp checks every word of up to five letters and millions more). Empty
+/// for a key that may_hold cannot rule out: shorter than four bytes, or with a byte other than
+/// a-z and the apostrophe (numbers, the speaker, non-ASCII words).
+std::string_view kept_prefix(std::string_view key) noexcept;
+
+/// What ChunkGrams compares first of a key: the slot of its kept_prefix's first three bytes, or
+/// kNoGram without a kept_prefix (KeyIds computes it once per key).
+inline constexpr std::uint16_t kNoGram = 0xFFFF;
+std::uint16_t gram_slot(std::string_view key) noexcept;
+
+/// Where a chunk's words may start, with the set of the three bytes there: whether the chunk may
+/// hold a token of a given key, without tokenizing or stemming it. An ASCII chunk's tokens fold to
+/// their lowered bytes and start at a letter or digit after none, so a token whose key has a
+/// kept_prefix starts with that prefix, lowered. Reused across chunks (keeps its buffer).
+class ChunkGrams {
+ public:
+  /// Reads `text`; false (and may_hold() is then always true) when it has a byte >= 0x80 (folding
+  /// may turn such bytes into letters).
+  bool read(std::string_view text);
+
+  /// False only when no token of the chunk read last (its text still alive) can have a key whose
+  /// gram_slot is `slot`; `key()` gives that key's text, read only when the slot is present.
+  template <class Key>
+  bool may_hold(std::uint16_t slot, Key&& key) const {
+    if (!ascii_ || slot == kNoGram) return true;
+    if (((bits_[slot / 64] >> (slot % 64)) & 1u) == 0) return false;
+    return starts_with_prefix(kept_prefix(key()));
+  }
+
+  std::size_t memory_bytes() const noexcept {
+    return starts_.capacity() * sizeof(std::uint32_t) + sizeof(bits_);
+  }
+
+ private:
+  friend std::uint16_t gram_slot(std::string_view key) noexcept;
+  static std::uint16_t slot(unsigned a, unsigned b, unsigned c) noexcept {
+    const std::uint32_t code = ((a & 31u) << 10) | ((b & 31u) << 5) | (c & 31u);
+    return static_cast<std::uint16_t>((code ^ (code >> 7)) & 4095u);
+  }
+  void add_start(std::size_t i);  // a word may start at text_[i] (i + 2 < size)
+  /// Whether a word starts with `prefix` (lowered bytes, 3 or more).
+  bool starts_with_prefix(std::string_view prefix) const noexcept;
+
+  std::string_view text_;
+  std::vector<std::uint32_t> starts_;     // offsets of a letter or digit after none (at least 3
+                                          // bytes before the end)
+  std::array<std::uint64_t, 64> bits_{};  // 4,096 bits: slot() of the three bytes at each start
+  bool ascii_ = false;
+};
+
+}  // namespace sc::claims
