@@ -270,12 +270,32 @@ PyTypeObject* record_type(const py::object& type) {
   return reinterpret_cast<PyTypeObject*>(type.ptr());
 }
 
+/// Stops the garbage collector tracking `tuple` (a tuple, or a tuple subclass without instance
+/// attributes, such as a NamedTuple) when no item is tracked: nothing it holds can then be part of
+/// a cycle, and a caller keeping thousands of results no longer has the collector walk each of
+/// their tuples (CPython untracks such exact tuples itself, but only once a collection reaches
+/// them, and never a subclass's).
+void untrack_if_atomic(PyObject* tuple) {
+  PyTypeObject* type = Py_TYPE(tuple);
+  if (type != &PyTuple_Type &&
+      (type->tp_dictoffset != 0 || type->tp_basicsize != PyTuple_Type.tp_basicsize)) {
+    return;
+  }
+  const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = PyTuple_GET_ITEM(tuple, i);
+    if (PyObject_IS_GC(item) && PyObject_GC_IsTracked(item)) return;
+  }
+  PyObject_GC_UnTrack(tuple);
+}
+
 py::object id_tuple(const ChunkArgs& chunks, const std::vector<std::size_t>& indexes) {
   py::object out = steal(PyTuple_New(static_cast<Py_ssize_t>(indexes.size())));
   for (std::size_t i = 0; i < indexes.size(); ++i) {
     PyTuple_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i),
                      py::object(chunks.ids[indexes[i]]).release().ptr());
   }
+  untrack_if_atomic(out.ptr());
   return out;
 }
 
@@ -284,6 +304,7 @@ py::object view_tuple(const std::vector<std::string_view>& views) {
   for (std::size_t i = 0; i < views.size(); ++i) {
     PyTuple_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), str_of(views[i]).release().ptr());
   }
+  untrack_if_atomic(out.ptr());
   return out;
 }
 
@@ -319,6 +340,7 @@ py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* t
   put(str_of(r.reason));
   put(steal(PyLong_FromSize_t(start)));
   put(steal(PyLong_FromSize_t(end)));
+  untrack_if_atomic(record.ptr());
   return record;
 }
 
@@ -339,6 +361,7 @@ py::object claim_records(PyTypeObject* type, const c::AnswerResult& r, PyObject*
       PyTuple_SET_ITEM(out.ptr(), i, record);
     }
   }
+  if (!as_list) untrack_if_atomic(out.ptr());
   return out;
 }
 
@@ -412,6 +435,7 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
     Py_INCREF(claim);
     PyTuple_SET_ITEM(uncovered.ptr(), at++, claim);
   }
+  untrack_if_atomic(uncovered.ptr());
   const py::object empty = steal(PyTuple_New(0));
   py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
   // object.__setattr__, as the frozen dataclass's __init__ does: the attributes go to the

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
@@ -764,3 +765,26 @@ def test_an_uncited_chunk_is_reported_used_exactly_as_the_oracle_says(chunk: str
     want = DEFAULT.check_answer(answer, [(c["id"], c["content"]) for c in chunks])
     assert list(got.missing_citations) == want.missing_citations
     assert list(got.missing_citations) == (["S2"] if used else [])
+
+
+def test_kept_results_give_the_garbage_collector_one_object_each() -> None:
+    # A caller keeping thousands of results (a list, a DataFrame) had the collector walk every tuple of each; the core
+    # untracks the tuples that hold nothing a cycle could run through.
+    cc = ClaimCoverage()
+    answer = "Smith was fined [S1]. Paris is mild [S9]. Courts punish cheating."
+    chunks = [{"id": "S1", "content": "Smith was fined."}, {"id": "S2", "content": "Courts punish cheating."}]
+    for result in (cc.check_answer(answer, chunks), cc.check_answers([answer], [chunks])[0]):
+        assert gc.is_tracked(result)  # the frozen dataclass itself
+        held = [result.claims, result.uncovered, result.missing_citations, result.unknown_citations]
+        for claim in result.claims:
+            held += [claim, claim.citations, claim.covering_chunks, claim.overlaps]
+        assert [type(x).__name__ for x in held if gc.is_tracked(x)] == []
+        assert result.missing_citations == ("S2",)
+        assert result.unknown_citations == ("S9",)
+        assert [c.is_covered for c in result.claims] == [True, False, False]
+        assert pickle.loads(pickle.dumps(result)) == result
+    claim = cc.check_claim("Smith was fined [S1].", chunks)
+    assert not gc.is_tracked(claim)
+    assert claim.is_covered
+    gc.collect()  # and a collection over them stays sound
+    assert result.claims[0].overlaps == {"S1": 1.0}
