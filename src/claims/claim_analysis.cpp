@@ -1,7 +1,10 @@
 #include "claims/claim_analysis.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 #include "claims/phrases.hpp"
@@ -55,22 +58,25 @@ bool question_mark_after(std::string_view text, const std::vector<text::Span>& r
 }  // namespace
 
 std::size_t first_possible_break(std::string_view text) noexcept {
-  // Eight bytes at a time (a zero byte of w ^ c marks c: the exact "has a zero byte" test), then
-  // byte by byte within the word that has one.
-  constexpr std::uint64_t kOnes = 0x0101010101010101u;
-  constexpr std::uint64_t kHighs = 0x8080808080808080u;
-  const auto has = [](std::uint64_t w, unsigned char c) {
-    const std::uint64_t x = w ^ (kOnes * c);
-    return (x - kOnes) & ~x & kHighs;
-  };
   std::size_t i = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, text.data() + i, 8);
-    if ((w & kHighs) | has(w, '.') | has(w, '!') | has(w, '?') | has(w, '\n') | has(w, '\r')) {
-      break;
-    }
+#if defined(__SSE2__)
+  // 16 bytes at a time, then byte by byte within the block that has one.
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const __m128i period = _mm_set1_epi8('.');
+  const __m128i bang = _mm_set1_epi8('!');
+  const __m128i question = _mm_set1_epi8('?');
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i ret = _mm_set1_epi8('\r');
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i));
+    const __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, period), _mm_cmpeq_epi8(v, bang)),
+                     _mm_or_si128(_mm_cmpeq_epi8(v, question), _mm_cmpeq_epi8(v, newline))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, ret), v));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
   }
+#endif
   for (; i < text.size(); ++i) {
     const auto b = static_cast<unsigned char>(text[i]);
     if (b >= 0x80 || b == '.' || b == '!' || b == '?' || b == '\n' || b == '\r') return i;

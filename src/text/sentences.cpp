@@ -1,5 +1,9 @@
 #include "text/sentences.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <string>
@@ -247,9 +251,34 @@ constexpr std::array<bool, 256> make_inert_table() {
 }
 constexpr std::array<bool, 256> kInert = make_inert_table();
 
-/// The first byte at or after `p` that run() may act on (t.size() if none). One table lookup per
-/// byte: on prose this beat an 8-byte SWAR test of the same set (0.32 vs 0.37 ns per byte).
+/// The first byte at or after `p` that run() may act on (t.size() if none). SSE2 rules out 16
+/// bytes at a time that hold no acting ASCII byte and no byte >= 0x80 (prose has a '.' every ~100
+/// bytes); the table decides the rest, a byte at a time (on prose it beat an 8-byte SWAR test).
 std::size_t skip_inert(std::string_view t, std::size_t p) noexcept {
+#if defined(__SSE2__)
+  const auto* b = reinterpret_cast<const unsigned char*>(t.data());
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i ret = _mm_set1_epi8('\r');
+  const __m128i bracket = _mm_set1_epi8('[');
+  const __m128i period = _mm_set1_epi8('.');
+  const __m128i bang = _mm_set1_epi8('!');
+  const __m128i question = _mm_set1_epi8('?');
+  while (p + 16 <= t.size()) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + p));
+    const __m128i acting = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, newline), _mm_cmpeq_epi8(v, ret)),
+                     _mm_or_si128(_mm_cmpeq_epi8(v, bracket), _mm_cmpeq_epi8(v, period))),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, bang), _mm_cmpeq_epi8(v, question)), v));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(acting));
+    if (mask == 0) {
+      p += 16;
+      continue;
+    }
+    p += static_cast<std::size_t>(__builtin_ctz(mask));
+    if (!kInert[b[p]]) return p;
+    ++p;  // an inert byte >= 0x80
+  }
+#endif
   while (p < t.size() && kInert[static_cast<unsigned char>(t[p])]) ++p;
   return p;
 }
