@@ -44,6 +44,13 @@ struct ChunkArgs {
   std::vector<c::ChunkInput> inputs;
 };
 
+/// Bytes of the chunks' texts (what a check reads besides its answer).
+std::size_t text_bytes(const ChunkArgs& chunks) noexcept {
+  std::size_t bytes = 0;
+  for (const c::ChunkInput& chunk : chunks.inputs) bytes += chunk.text.size();
+  return bytes;
+}
+
 /// "S<i + 1>", the id of the i-th chunk given without one. The first ones are made once and shared
 /// (never freed, like interned strings): most checks have a few plain-str chunks.
 py::object positional_id(std::size_t i) {
@@ -497,20 +504,20 @@ py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const
   const ChunkArgs chunks = chunk_args(ids, texts);
   c::ClaimResult result;
   {
-    sc::bindings::ReleaseGil release;
+    const sc::bindings::ReleaseGilFor release(utf8.size() + text_bytes(chunks));
     result = c::check_claim(config, utf8, chunks.inputs);
   }
   return claim_record(type, result, claim.ptr(), sc::text::CodePointIndex(utf8), chunks);
 }
 
-/// Scores `answer` (its UTF-8 `utf8`) against `chunks` with the GIL released: the record, or the
-/// answer_class object.
+/// Scores `answer` (its UTF-8 `utf8`) against `chunks`, with the GIL released past a few KB of
+/// text: the record, or the answer_class object.
 py::object scored_answer(const c::ClaimConfig& config, PyTypeObject* type,
                          PyTypeObject* answer_class, const py::str& answer, std::string_view utf8,
                          const ChunkArgs& chunks) {
   c::AnswerResult result;
   {
-    sc::bindings::ReleaseGil release;
+    const sc::bindings::ReleaseGilFor release(utf8.size() + text_bytes(chunks));
     result = c::check_answer(config, utf8, chunks.inputs);
   }
   return answer_result(answer_class, type, config, result, answer.ptr(), utf8, chunks);

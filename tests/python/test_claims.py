@@ -6,7 +6,9 @@ import json
 import math
 import pickle
 import re
+import sys
 import threading
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -788,3 +790,40 @@ def test_kept_results_give_the_garbage_collector_one_object_each() -> None:
     assert claim.is_covered
     gc.collect()  # and a collection over them stays sound
     assert result.claims[0].overlaps == {"S1": 1.0}
+
+
+def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_holding_it() -> None:
+    # check_answer keeps the GIL below 4 KiB of text (releasing it is ~2% of a short check) and releases it above, so
+    # other Python threads run while a long answer is checked: the other thread's clock readings must fall inside the
+    # call, away from its ends (where the interpreter may switch threads around a call that held the GIL).
+    cc = ClaimCoverage()
+    text = " ".join(["Smith was fined by the court in Paris for cheating in 1999."] * 16000)  # ~1 MB: ~15 ms
+    answer = "Smith was fined for cheating [S1]. The court in Paris fined Smith in 1999 [S1]."
+    seen: list[float] = []
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.is_set():
+            seen.append(time.perf_counter())
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.0005)
+    thread = threading.Thread(target=tick)
+    thread.start()
+    try:
+        while not seen:
+            pass
+        start = time.perf_counter()
+        long = cc.check_answer(answer, [text])
+        end = time.perf_counter()
+    finally:
+        stop.set()
+        thread.join()
+        sys.setswitchinterval(interval)
+    margin = 0.002
+    inside = [t for t in seen if start + margin < t < end - margin]
+    assert end - start > 4 * margin
+    assert len(inside) > 100, (len(inside), end - start)
+    short = cc.check_answer(answer, [text[:3000]])
+    assert [c.is_covered for c in long.claims] == [c.is_covered for c in short.claims]
+    assert long.claims[0].is_covered
