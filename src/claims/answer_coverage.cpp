@@ -497,24 +497,26 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
       }
     }
   }
-  // Uncited claims: say which chunk would support them.
+  // Uncited claims: say which chunk would support them. Chunk by chunk, so each chunk is read
+  // once whatever the number of claims (ruled_out keeps the bytes of one chunk at a time).
+  std::vector<std::size_t> uncited;
   for (std::size_t s = 0; s < spans.size(); ++s) {
-    ClaimResult& r = out.claims[s];
-    if (sentences(s).cited || r.is_meta || !r.has_content) continue;
-    double best = -1.0;
-    std::size_t best_chunk = 0;
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const ClaimResult& r = out.claims[s];
+    if (!sentences(s).cited && !r.is_meta && r.has_content) uncited.push_back(s);
+  }
+  std::vector<std::pair<double, std::size_t>> best(uncited.size(), {-1.0, 0});  // score, chunk
+  for (std::size_t i = 0; i < chunks.size() && !uncited.empty(); ++i) {
+    for (std::size_t u = 0; u < uncited.size(); ++u) {
       // A chunk the bound rules out scores below min_overlap: never the best reported below.
-      if (!check.may_reach(sentences(s), i, min_overlap)) continue;
-      const double score = check.score(sentences(s).profile, i);
-      if (score > best) {
-        best = score;
-        best_chunk = i;
-      }
+      if (!check.may_reach(sentences(uncited[u]), i, min_overlap)) continue;
+      const double score = check.score(sentences(uncited[u]).profile, i);
+      if (score > best[u].first) best[u] = {score, i};
     }
-    if (best >= min_overlap) {
-      r.reason += "; " + std::string(chunks[best_chunk].id) + " supports it (" + fixed2(best) +
-                  "): cite it";
+  }
+  for (std::size_t u = 0; u < uncited.size(); ++u) {
+    if (best[u].first >= min_overlap) {
+      out.claims[uncited[u]].reason += "; " + std::string(chunks[best[u].second].id) +
+                                       " supports it (" + fixed2(best[u].first) + "): cite it";
     }
   }
 

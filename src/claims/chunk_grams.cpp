@@ -48,6 +48,9 @@ bool ChunkGrams::read(std::string_view text) {
   bits_.fill(0);
   starts_.clear();
   ascii_ = false;
+  // A long chunk would fill the set and make every verification a scan of its words: analysed
+  // once instead (its presence profile serves every claim).
+  if (text.size() > kMaxBytes) return false;
   const auto* b = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
   // A start at the last two bytes holds no kept_prefix: only starts before n - 2 are kept.

@@ -27,8 +27,11 @@ std::uint16_t gram_slot(std::string_view key) noexcept;
 /// kept_prefix starts with that prefix, lowered. Reused across chunks (keeps its buffer).
 class ChunkGrams {
  public:
+  /// Chunks longer than this are not read (read() returns false).
+  static constexpr std::size_t kMaxBytes = 4096;
+
   /// Reads `text`; false (and may_hold() is then always true) when it has a byte >= 0x80 (folding
-  /// may turn such bytes into letters).
+  /// may turn such bytes into letters) or more than kMaxBytes.
   bool read(std::string_view text);
 
   /// False only when no token of the chunk read last (its text still alive) can have a key whose

@@ -126,6 +126,11 @@ TEST(ChunkGrams, NonAsciiShortAndEmptyChunksRuleNothingOut) {
     ASSERT_TRUE(grams.read(text));
     EXPECT_FALSE(may_hold(grams, "punish")) << text;
   }
+  // A chunk past kMaxBytes is left to the analysis (one profile serves every claim).
+  EXPECT_FALSE(grams.read(std::string(ChunkGrams::kMaxBytes + 1, 'a')));
+  EXPECT_TRUE(may_hold(grams, "punish"));
+  ASSERT_TRUE(grams.read(std::string(ChunkGrams::kMaxBytes, 'a')));
+  EXPECT_FALSE(may_hold(grams, "punish"));
   ASSERT_TRUE(grams.read("fine"));  // a word at the very end
   EXPECT_TRUE(may_hold(grams, "fine"));
   EXPECT_TRUE(may_hold(grams, "finer"));     // kept prefix "fin"
