@@ -277,21 +277,27 @@ PyTypeObject* record_type(const py::object& type) {
   return reinterpret_cast<PyTypeObject*>(type.ptr());
 }
 
-/// Stops the garbage collector tracking `tuple` (a tuple, or a tuple subclass without instance
-/// attributes, such as a NamedTuple) when no item is tracked: nothing it holds can then be part of
-/// a cycle, and a caller keeping thousands of results no longer has the collector walk each of
-/// their tuples (CPython untracks such exact tuples itself, but only once a collection reaches
-/// them, and never a subclass's).
+/// A tuple, or a tuple subclass without instance attributes (such as a NamedTuple): once built,
+/// what it holds never changes.
+bool fixed_tuple(PyObject* object) {
+  const PyTypeObject* type = Py_TYPE(object);
+  return type == &PyTuple_Type || (PyTuple_Check(object) && type->tp_dictoffset == 0 &&
+                                   type->tp_basicsize == PyTuple_Type.tp_basicsize);
+}
+
+/// Stops the garbage collector tracking `tuple` (a fixed_tuple) when no item can ever be tracked:
+/// nothing it holds can then be part of a cycle, and a caller keeping thousands of results no
+/// longer has the collector walk each of their tuples (CPython untracks such exact tuples itself,
+/// but only once a collection reaches them, and never a subclass's). An untracked fixed_tuple
+/// stays untracked, but any other container may be tracked later: a record's `overlaps` dict is
+/// untracked while it holds str and float only, and tracked once a caller puts an object in it,
+/// which a cycle could then run through (CPython's rule, _PyObject_GC_MAY_BE_TRACKED, too).
 void untrack_if_atomic(PyObject* tuple) {
-  PyTypeObject* type = Py_TYPE(tuple);
-  if (type != &PyTuple_Type &&
-      (type->tp_dictoffset != 0 || type->tp_basicsize != PyTuple_Type.tp_basicsize)) {
-    return;
-  }
+  if (!fixed_tuple(tuple)) return;
   const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* item = PyTuple_GET_ITEM(tuple, i);
-    if (PyObject_IS_GC(item) && PyObject_GC_IsTracked(item)) return;
+    if (PyObject_IS_GC(item) && (!fixed_tuple(item) || PyObject_GC_IsTracked(item))) return;
   }
   PyObject_GC_UnTrack(tuple);
 }
@@ -347,7 +353,8 @@ py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* t
   put(str_of(r.reason));
   put(steal(PyLong_FromSize_t(start)));
   put(steal(PyLong_FromSize_t(end)));
-  untrack_if_atomic(record.ptr());
+  // The record stays tracked (untrack_if_atomic would keep it so): its overlaps dict may later
+  // hold anything.
   return record;
 }
 
@@ -368,7 +375,6 @@ py::object claim_records(PyTypeObject* type, const c::AnswerResult& r, PyObject*
       PyTuple_SET_ITEM(out.ptr(), i, record);
     }
   }
-  if (!as_list) untrack_if_atomic(out.ptr());
   return out;
 }
 
@@ -442,7 +448,6 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
     Py_INCREF(claim);
     PyTuple_SET_ITEM(uncovered.ptr(), at++, claim);
   }
-  untrack_if_atomic(uncovered.ptr());
   const py::object empty = steal(PyTuple_New(0));
   py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
   // object.__setattr__, as the frozen dataclass's __init__ does: the attributes go to the

@@ -9,6 +9,8 @@ import re
 import sys
 import threading
 import time
+import weakref
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -769,27 +771,56 @@ def test_an_uncited_chunk_is_reported_used_exactly_as_the_oracle_says(chunk: str
     assert list(got.missing_citations) == (["S2"] if used else [])
 
 
-def test_kept_results_give_the_garbage_collector_one_object_each() -> None:
+def test_kept_results_leave_their_id_tuples_to_the_garbage_collector_untracked() -> None:
     # A caller keeping thousands of results (a list, a DataFrame) had the collector walk every tuple of each; the core
-    # untracks the tuples that hold nothing a cycle could run through.
+    # untracks the tuples that hold nothing a cycle could ever run through (str only). The records hold their mutable
+    # `overlaps` dict and stay tracked, and so do the tuples of records.
     cc = ClaimCoverage()
     answer = "Smith was fined [S1]. Paris is mild [S9]. Courts punish cheating."
     chunks = [{"id": "S1", "content": "Smith was fined."}, {"id": "S2", "content": "Courts punish cheating."}]
     for result in (cc.check_answer(answer, chunks), cc.check_answers([answer], [chunks])[0]):
         assert gc.is_tracked(result)  # the frozen dataclass itself
-        held = [result.claims, result.uncovered, result.missing_citations, result.unknown_citations]
+        held = [result.missing_citations, result.unknown_citations]
         for claim in result.claims:
-            held += [claim, claim.citations, claim.covering_chunks, claim.overlaps]
+            held += [claim.citations, claim.covering_chunks]
         assert [type(x).__name__ for x in held if gc.is_tracked(x)] == []
+        assert all(gc.is_tracked(x) for x in (result.claims, result.uncovered, *result.claims))
         assert result.missing_citations == ("S2",)
         assert result.unknown_citations == ("S9",)
         assert [c.is_covered for c in result.claims] == [True, False, False]
         assert pickle.loads(pickle.dumps(result)) == result
     claim = cc.check_claim("Smith was fined [S1].", chunks)
-    assert not gc.is_tracked(claim)
+    assert gc.is_tracked(claim)
+    assert not gc.is_tracked(claim.citations)
     assert claim.is_covered
     gc.collect()  # and a collection over them stays sound
     assert result.claims[0].overlaps == {"S1": 1.0}
+
+
+def test_a_cycle_through_a_results_overlaps_is_collected() -> None:
+    # `overlaps` is a dict: holding str and float only it is untracked, but it is mutable, so a record holding it must
+    # stay tracked (as CPython keeps any tuple holding a dict): else a cycle run through it is never collected.
+    cc = ClaimCoverage()
+    chunks = [{"id": "S1", "content": "Smith was fined."}]
+
+    class Node:
+        record: Any = None
+
+    def collected(make: Callable[[], ClaimResult]) -> bool:
+        record = make()
+        node = Node()
+        alive = weakref.ref(node)
+        record.overlaps["node"] = node  # type: ignore[assignment]
+        node.record = record
+        del record, node
+        gc.collect()
+        return alive() is None
+
+    assert collected(lambda: cc.check_claim("Smith was fined [S1].", chunks))
+    assert collected(lambda: cc.check_claim("Smith was fined.", chunks))
+    assert collected(lambda: cc.check_answer("Smith was fined [S1].", chunks).claims[0])
+    assert collected(lambda: cc.check_answer("Paris is mild [S1].", chunks).uncovered[0])
+    assert collected(lambda: cc.check_answers(["Smith was fined [S1]."], [chunks])[0].claims[0])
 
 
 def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_holding_it() -> None:
