@@ -146,7 +146,7 @@ class Check {
       workspace_.grams_chunk = i;
       workspace_.grams_ready = true;
     }
-    const ChunkGrams& grams = workspace_.grams;
+    ChunkGrams& grams = workspace_.grams;
     double absent = 0.0;
     for (const std::uint32_t j : p.absence) {
       const std::uint32_t item = claim.items[j];

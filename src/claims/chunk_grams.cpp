@@ -39,7 +39,11 @@ bool alnum(unsigned char b) noexcept {
 void ChunkGrams::add_start(std::size_t i) {
   const auto* b = reinterpret_cast<const unsigned char*>(text_.data());
   const std::uint16_t s = slot(lower(b[i]), lower(b[i + 1]), lower(b[i + 2]));
-  bits_[s / 64] |= std::uint64_t{1} << (s % 64);
+  std::uint64_t& word = bits_[s / 64];
+  const std::uint64_t bit = std::uint64_t{1} << (s % 64);
+  next_.push_back((word & bit) != 0 ? head_[s] : kEnd);
+  word |= bit;
+  head_[s] = static_cast<std::uint16_t>(starts_.size());
   starts_.push_back(static_cast<std::uint32_t>(i));
 }
 
@@ -47,6 +51,7 @@ bool ChunkGrams::read(std::string_view text) {
   text_ = text;
   bits_.fill(0);
   starts_.clear();
+  next_.clear();
   ascii_ = false;
   // A long chunk would fill the set and make every verification a scan of its words: analysed
   // once instead (its presence profile serves every claim).
@@ -87,14 +92,18 @@ bool ChunkGrams::read(std::string_view text) {
     if (here && !previous && i < limit) add_start(i);
     previous = here;
   }
+  budget_ = kBaseBudget + kBudgetPerStart * starts_.size();
   ascii_ = true;
   return true;
 }
 
-bool ChunkGrams::starts_with_prefix(std::string_view prefix) const noexcept {
+bool ChunkGrams::starts_with_prefix(std::uint16_t slot, std::string_view prefix) noexcept {
   const auto* b = reinterpret_cast<const unsigned char*>(text_.data());
-  for (const std::uint32_t start : starts_) {
-    if (text_.size() - start < prefix.size()) break;
+  for (std::uint16_t at = head_[slot]; at != kEnd; at = next_[at]) {
+    if (budget_ == 0) return true;  // may hold: the analysis decides
+    --budget_;
+    const std::uint32_t start = starts_[at];
+    if (text_.size() - start < prefix.size()) continue;
     std::size_t k = 0;
     while (k < prefix.size() && lower(b[start + k]) == static_cast<unsigned char>(prefix[k])) ++k;
     if (k == prefix.size()) return true;

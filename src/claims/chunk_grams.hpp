@@ -35,16 +35,25 @@ class ChunkGrams {
   bool read(std::string_view text);
 
   /// False only when no token of the chunk read last (its text still alive) can have a key whose
-  /// gram_slot is `slot`; `key()` gives that key's text, read only when the slot is present.
+  /// gram_slot is `slot`; `key()` gives that key's text, read only when the slot is present. The
+  /// starts compared to tell (those of the slot) are counted: past kBudgetPerStart per start of
+  /// the chunk, a present slot answers true unread, so that verifying keys never costs more than
+  /// the analysis it would spare (a chunk of one word repeated, "punx punx ...", against many
+  /// claims of words starting "pun" made each verification a walk of every start).
   template <class Key>
-  bool may_hold(std::uint16_t slot, Key&& key) const {
+  bool may_hold(std::uint16_t slot, Key&& key) {
     if (!ascii_ || slot == kNoGram) return true;
     if (((bits_[slot / 64] >> (slot % 64)) & 1u) == 0) return false;
-    return starts_with_prefix(kept_prefix(key()));
+    return starts_with_prefix(slot, kept_prefix(key()));
   }
 
+  /// Start comparisons may_hold may spend per start of a chunk (and kBaseBudget more).
+  static constexpr std::size_t kBudgetPerStart = 4;
+  static constexpr std::size_t kBaseBudget = 64;
+
   std::size_t memory_bytes() const noexcept {
-    return starts_.capacity() * sizeof(std::uint32_t) + sizeof(bits_);
+    return starts_.capacity() * sizeof(std::uint32_t) + next_.capacity() * sizeof(std::uint16_t) +
+           sizeof(bits_) + sizeof(head_);
   }
 
  private:
@@ -54,13 +63,23 @@ class ChunkGrams {
     return static_cast<std::uint16_t>((code ^ (code >> 7)) & 4095u);
   }
   void add_start(std::size_t i);  // a word may start at text_[i] (i + 2 < size)
-  /// Whether a word starts with `prefix` (lowered bytes, 3 or more).
-  bool starts_with_prefix(std::string_view prefix) const noexcept;
+  /// Whether a word whose first three bytes have slot `slot` starts with `prefix` (lowered bytes,
+  /// 3 or more): only the starts of that slot are compared (a scan of every start made
+  /// verifications cost more than the analysis they spare when claims share common first three
+  /// letters with the chunk: "com", "pro", "con").
+  bool starts_with_prefix(std::uint16_t slot, std::string_view prefix) noexcept;
 
+  static constexpr std::uint16_t kEnd = 0xFFFF;
+  static_assert(kMaxBytes / 2 < kEnd, "a start index fits next_ and head_");
   std::string_view text_;
   std::vector<std::uint32_t> starts_;     // offsets of a letter or digit after none (at least 3
                                           // bytes before the end)
+  std::vector<std::uint16_t> next_;       // by start: the previous start of its slot, or kEnd
   std::array<std::uint64_t, 64> bits_{};  // 4,096 bits: slot() of the three bytes at each start
+  // By slot: its last start (an index into starts_), valid only where bits_ has the slot (so no
+  // read clears it).
+  std::array<std::uint16_t, 4096> head_{};
+  std::size_t budget_ = 0;  // start comparisons left for may_hold
   bool ascii_ = false;
 };
 
