@@ -771,6 +771,29 @@ def test_an_uncited_chunk_is_reported_used_exactly_as_the_oracle_says(chunk: str
     assert list(got.missing_citations) == (["S2"] if used else [])
 
 
+def test_uncited_chunks_read_or_analyzed_report_what_the_oracle_says() -> None:
+    # Chunks holding a claim's words but another year are analyzed all the same after their bytes are read, so a
+    # check stops reading once most of its readings were of such chunks: the chunks after them (a supporting one, an
+    # unrelated one), and the "cite it" search, which skips the chunks every sentence was ruled out for, must still
+    # report what the oracle says.
+    answer = "Smith cheated the court in Paris in 1999. Courts punish cheating [S1]. The weather in Lyon is mild."
+    years = [f"Smith cheated the court in Paris in {2000 + i}." for i in range(6)]
+    texts = [
+        "Courts punish cheating.",
+        "Rain fell on Oslo.",
+        *years,
+        "Snow fell.",
+        "Smith cheated the court in Paris in 1999.",
+    ]
+    chunks = [{"id": f"S{i + 1}", "content": text} for i, text in enumerate(texts)]
+    got = ClaimCoverage().check_answer(answer, chunks)
+    want = DEFAULT.check_answer(answer, [(c["id"], c["content"]) for c in chunks])
+    assert list(got.missing_citations) == want.missing_citations == ["S10"]
+    assert [c.score for c in got.claims] == pytest.approx([c.score for c in want.claims])
+    assert got.claims[0].reason.endswith("; S10 supports it (1.00): cite it")
+    assert "cite it" not in got.claims[2].reason
+
+
 def test_kept_results_leave_their_id_tuples_to_the_garbage_collector_untracked() -> None:
     # A caller keeping thousands of results (a list, a DataFrame) had the collector walk every tuple of each; the core
     # untracks the tuples that hold nothing a cycle could ever run through (str only). The records hold their mutable
