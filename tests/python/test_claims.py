@@ -846,13 +846,9 @@ def test_a_cycle_through_a_results_overlaps_is_collected() -> None:
     assert collected(lambda: cc.check_answers(["Smith was fined [S1]."], [chunks])[0].claims[0])
 
 
-def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_holding_it() -> None:
-    # check_answer keeps the GIL below 4 KiB of text (releasing it is ~2% of a short check) and releases it above, so
-    # other Python threads run while a long answer is checked: the other thread's clock readings must fall inside the
-    # call, away from its ends (where the interpreter may switch threads around a call that held the GIL).
-    cc = ClaimCoverage()
-    text = " ".join(["Smith was fined by the court in Paris for cheating in 1999."] * 16000)  # ~1 MB: ~15 ms
-    answer = "Smith was fined for cheating [S1]. The court in Paris fined Smith in 1999 [S1]."
+def _ticks_of_another_thread_inside(call: Callable[[], object]) -> tuple[int, float]:
+    """(clock readings another Python thread made during `call`, away from its ends where the interpreter may switch
+    threads around a call that held the GIL; the call's duration)."""
     seen: list[float] = []
     stop = threading.Event()
 
@@ -868,16 +864,37 @@ def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_h
         while not seen:
             pass
         start = time.perf_counter()
-        long = cc.check_answer(answer, [text])
+        call()
         end = time.perf_counter()
     finally:
         stop.set()
         thread.join()
         sys.setswitchinterval(interval)
     margin = 0.002
-    inside = [t for t in seen if start + margin < t < end - margin]
-    assert end - start > 4 * margin
-    assert len(inside) > 100, (len(inside), end - start)
+    return len([t for t in seen if start + margin < t < end - margin]), end - start
+
+
+def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_holding_it() -> None:
+    # check_answer keeps the GIL below 4 KiB of text (releasing it is ~2% of a short check) and releases it above, so
+    # other Python threads run while a long answer is checked.
+    cc = ClaimCoverage()
+    text = " ".join(["Smith was fined by the court in Paris for cheating in 1999."] * 16000)  # ~1 MB: ~15 ms
+    answer = "Smith was fined for cheating [S1]. The court in Paris fined Smith in 1999 [S1]."
+    results = []
+    inside, seconds = _ticks_of_another_thread_inside(lambda: results.append(cc.check_answer(answer, [text])))
+    assert seconds > 0.008
+    assert inside > 100, (inside, seconds)
     short = cc.check_answer(answer, [text[:3000]])
-    assert [c.is_covered for c in long.claims] == [c.is_covered for c in short.claims]
-    assert long.claims[0].is_covered
+    assert [c.is_covered for c in results[0].claims] == [c.is_covered for c in short.claims]
+    assert results[0].claims[0].is_covered
+
+
+def test_a_check_of_many_small_chunks_releases_the_gil() -> None:
+    # Under 4 KiB of text, but 20,000 chunks against 200 sentences: tens of milliseconds that held the GIL when only
+    # text bytes counted (every chunk costs the check its id and a pass per sentence, whatever its size).
+    cc = ClaimCoverage()
+    answer = "Smith was fined. " * 200
+    for chunks in ([""] * 20000, [{"id": f"c{i}", "content": ""} for i in range(20000)]):
+        inside, seconds = _ticks_of_another_thread_inside(lambda chunks=chunks: cc.check_answer(answer, chunks))
+        assert seconds > 0.008
+        assert inside > 100, (inside, seconds)
