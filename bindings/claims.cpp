@@ -44,10 +44,16 @@ struct ChunkArgs {
   std::vector<c::ChunkInput> inputs;
 };
 
-/// Bytes of the chunks' texts (what a check reads besides its answer).
-std::size_t text_bytes(const ChunkArgs& chunks) noexcept {
+/// What a check reads besides its answer, as bytes of text (ReleaseGilFor weighs it): the chunks'
+/// ids and texts, and kBytesPerChunk per chunk, since every chunk costs the check its id and a
+/// pass with each sentence, whatever its size (20,000 empty chunks against 200 sentences took
+/// 50 ms, with the GIL held when only text counted).
+constexpr std::size_t kBytesPerChunk = 256;
+std::size_t chunk_bytes(const ChunkArgs& chunks) noexcept {
   std::size_t bytes = 0;
-  for (const c::ChunkInput& chunk : chunks.inputs) bytes += chunk.text.size();
+  for (const c::ChunkInput& chunk : chunks.inputs) {
+    bytes += chunk.id.size() + chunk.text.size() + kBytesPerChunk;
+  }
   return bytes;
 }
 
@@ -277,21 +283,27 @@ PyTypeObject* record_type(const py::object& type) {
   return reinterpret_cast<PyTypeObject*>(type.ptr());
 }
 
-/// Stops the garbage collector tracking `tuple` (a tuple, or a tuple subclass without instance
-/// attributes, such as a NamedTuple) when no item is tracked: nothing it holds can then be part of
-/// a cycle, and a caller keeping thousands of results no longer has the collector walk each of
-/// their tuples (CPython untracks such exact tuples itself, but only once a collection reaches
-/// them, and never a subclass's).
+/// A tuple, or a tuple subclass without instance attributes (such as a NamedTuple): once built,
+/// what it holds never changes.
+bool fixed_tuple(PyObject* object) {
+  const PyTypeObject* type = Py_TYPE(object);
+  return type == &PyTuple_Type || (PyTuple_Check(object) && type->tp_dictoffset == 0 &&
+                                   type->tp_basicsize == PyTuple_Type.tp_basicsize);
+}
+
+/// Stops the garbage collector tracking `tuple` (a fixed_tuple) when no item can ever be tracked:
+/// nothing it holds can then be part of a cycle, and a caller keeping thousands of results no
+/// longer has the collector walk each of their tuples (CPython untracks such exact tuples itself,
+/// but only once a collection reaches them, and never a subclass's). An untracked fixed_tuple
+/// stays untracked, but any other container may be tracked later: a record's `overlaps` dict is
+/// untracked while it holds str and float only, and tracked once a caller puts an object in it,
+/// which a cycle could then run through (CPython's rule, _PyObject_GC_MAY_BE_TRACKED, too).
 void untrack_if_atomic(PyObject* tuple) {
-  PyTypeObject* type = Py_TYPE(tuple);
-  if (type != &PyTuple_Type &&
-      (type->tp_dictoffset != 0 || type->tp_basicsize != PyTuple_Type.tp_basicsize)) {
-    return;
-  }
+  if (!fixed_tuple(tuple)) return;
   const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* item = PyTuple_GET_ITEM(tuple, i);
-    if (PyObject_IS_GC(item) && PyObject_GC_IsTracked(item)) return;
+    if (PyObject_IS_GC(item) && (!fixed_tuple(item) || PyObject_GC_IsTracked(item))) return;
   }
   PyObject_GC_UnTrack(tuple);
 }
@@ -347,7 +359,8 @@ py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* t
   put(str_of(r.reason));
   put(steal(PyLong_FromSize_t(start)));
   put(steal(PyLong_FromSize_t(end)));
-  untrack_if_atomic(record.ptr());
+  // The record stays tracked (untrack_if_atomic would keep it so): its overlaps dict may later
+  // hold anything.
   return record;
 }
 
@@ -368,7 +381,6 @@ py::object claim_records(PyTypeObject* type, const c::AnswerResult& r, PyObject*
       PyTuple_SET_ITEM(out.ptr(), i, record);
     }
   }
-  if (!as_list) untrack_if_atomic(out.ptr());
   return out;
 }
 
@@ -442,7 +454,6 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
     Py_INCREF(claim);
     PyTuple_SET_ITEM(uncovered.ptr(), at++, claim);
   }
-  untrack_if_atomic(uncovered.ptr());
   const py::object empty = steal(PyTuple_New(0));
   py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
   // object.__setattr__, as the frozen dataclass's __init__ does: the attributes go to the
@@ -504,7 +515,7 @@ py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const
   const ChunkArgs chunks = chunk_args(ids, texts);
   c::ClaimResult result;
   {
-    const sc::bindings::ReleaseGilFor release(utf8.size() + text_bytes(chunks));
+    const sc::bindings::ReleaseGilFor release(utf8.size() + chunk_bytes(chunks));
     result = c::check_claim(config, utf8, chunks.inputs);
   }
   return claim_record(type, result, claim.ptr(), sc::text::CodePointIndex(utf8), chunks);
@@ -517,7 +528,7 @@ py::object scored_answer(const c::ClaimConfig& config, PyTypeObject* type,
                          const ChunkArgs& chunks) {
   c::AnswerResult result;
   {
-    const sc::bindings::ReleaseGilFor release(utf8.size() + text_bytes(chunks));
+    const sc::bindings::ReleaseGilFor release(utf8.size() + chunk_bytes(chunks));
     result = c::check_answer(config, utf8, chunks.inputs);
   }
   return answer_result(answer_class, type, config, result, answer.ptr(), utf8, chunks);

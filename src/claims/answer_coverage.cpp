@@ -51,6 +51,8 @@ class Check {
     return std::nullopt;
   }
   ClaimAnalyzer& analyzer() noexcept { return workspace_.analyzer; }
+  /// Whether chunk i was analyzed (presence or full) in this check.
+  bool analyzed(std::size_t i) const noexcept { return workspace_.ready[i] != kNone; }
 
   /// The chunk's profile; call only once every claim is analyzed.
   const ChunkProfile& chunk(std::size_t i) {
@@ -77,9 +79,10 @@ class Check {
   /// chunk not analyzed yet is first read as bytes (ruled_out): most chunks a sentence does not
   /// cite lack its heaviest words, and then need no analysis at all.
   bool may_reach(Pending& p, std::size_t i, double threshold) {
-    if (workspace_.ready[i] == kNone && config_.mode() == Mode::Default &&
-        ruled_out(p, i, threshold)) {
-      return false;
+    if (workspace_.ready[i] == kNone && config_.mode() == Mode::Default) {
+      if (ruled_out(p, i, threshold)) return false;
+      // Read, and analyzed all the same (presence() below).
+      if (workspace_.grams_ready && workspace_.grams_chunk == i) ++fruitless_reads_;
     }
     return claims::may_reach(config_.mode(), p.profile, presence(i), threshold);
   }
@@ -142,11 +145,16 @@ class Check {
     for (const std::uint32_t j : p.absence) most += claim.weights[j];
     if (p.absence.empty() || !below(most)) return false;
     if (!workspace_.grams_ready || workspace_.grams_chunk != i) {
+      // A reading spares an analysis only when no claim reaches the chunk: once most readings of
+      // this check were followed by the analysis all the same (chunks sharing the claims' words,
+      // long chunks), it costs a quarter of the analysis more, and the rest are analyzed directly.
+      if (fruitless_reads_ >= kTrialReads && 2 * fruitless_reads_ > reads_) return false;
       workspace_.grams.read(chunks_[i].text);
       workspace_.grams_chunk = i;
       workspace_.grams_ready = true;
+      ++reads_;
     }
-    const ChunkGrams& grams = workspace_.grams;
+    ChunkGrams& grams = workspace_.grams;
     double absent = 0.0;
     for (const std::uint32_t j : p.absence) {
       const std::uint32_t item = claim.items[j];
@@ -172,6 +180,10 @@ class Check {
   const ClaimConfig& config_;
   const std::vector<ChunkInput>& chunks_;
   Workspace& workspace_;
+  // Chunks ruled_out read as bytes, and those of them analyzed all the same.
+  static constexpr std::size_t kTrialReads = 2;
+  std::size_t reads_ = 0;
+  std::size_t fruitless_reads_ = 0;
 };
 
 void prepare(Check& check, std::string_view text, text::Span span, bool all_if_uncited,
@@ -506,6 +518,10 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
   }
   std::vector<std::pair<double, std::size_t>> best(uncited.size(), {-1.0, 0});  // score, chunk
   for (std::size_t i = 0; i < chunks.size() && !uncited.empty(); ++i) {
+    // Cited chunks are analyzed (decide), and an uncited one left unanalyzed by the loop above was
+    // ruled out for every sentence with content, these ones too: reading it again would only
+    // rule them out again.
+    if (!check.analyzed(i)) continue;
     for (std::size_t u = 0; u < uncited.size(); ++u) {
       // A chunk the bound rules out scores below min_overlap: never the best reported below.
       if (!check.may_reach(sentences(uncited[u]), i, min_overlap)) continue;

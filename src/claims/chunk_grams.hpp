@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 namespace sc::claims {
 
@@ -24,7 +23,7 @@ std::uint16_t gram_slot(std::string_view key) noexcept;
 /// Where a chunk's words may start, with the set of the three bytes there: whether the chunk may
 /// hold a token of a given key, without tokenizing or stemming it. An ASCII chunk's tokens fold to
 /// their lowered bytes and start at a letter or digit after none, so a token whose key has a
-/// kept_prefix starts with that prefix, lowered. Reused across chunks (keeps its buffer).
+/// kept_prefix starts with that prefix, lowered. Reused across chunks (~20 KB of arrays).
 class ChunkGrams {
  public:
   /// Chunks longer than this are not read (read() returns false).
@@ -35,32 +34,62 @@ class ChunkGrams {
   bool read(std::string_view text);
 
   /// False only when no token of the chunk read last (its text still alive) can have a key whose
-  /// gram_slot is `slot`; `key()` gives that key's text, read only when the slot is present.
+  /// gram_slot is `slot`; `key()` gives that key's text, read only when the slot is present. The
+  /// starts compared to tell (those of the slot) are counted: past kBudgetPerStart per start of
+  /// the chunk, a present slot answers true unread, so that verifying keys never costs more than
+  /// the analysis it would spare (a chunk of one word repeated, "punx punx ...", against many
+  /// claims of words starting "pun" made each verification a walk of every start).
   template <class Key>
-  bool may_hold(std::uint16_t slot, Key&& key) const {
+  bool may_hold(std::uint16_t slot, Key&& key) {
     if (!ascii_ || slot == kNoGram) return true;
     if (((bits_[slot / 64] >> (slot % 64)) & 1u) == 0) return false;
-    return starts_with_prefix(kept_prefix(key()));
+    return starts_with_prefix(slot, kept_prefix(key()));
   }
 
-  std::size_t memory_bytes() const noexcept {
-    return starts_.capacity() * sizeof(std::uint32_t) + sizeof(bits_);
-  }
+  /// Start comparisons may_hold may spend per start of a chunk (and kBaseBudget more).
+  static constexpr std::size_t kBudgetPerStart = 4;
+  static constexpr std::size_t kBaseBudget = 64;
+
+  /// Heap bytes held (none: its arrays are members, counted in the size of its owner).
+  static constexpr std::size_t memory_bytes() noexcept { return 0; }
 
  private:
   friend std::uint16_t gram_slot(std::string_view key) noexcept;
+  /// The slot of three bytes: their low five bits, so a capital and its lowered letter share it.
   static std::uint16_t slot(unsigned a, unsigned b, unsigned c) noexcept {
     const std::uint32_t code = ((a & 31u) << 10) | ((b & 31u) << 5) | (c & 31u);
     return static_cast<std::uint16_t>((code ^ (code >> 7)) & 4095u);
   }
-  void add_start(std::size_t i);  // a word may start at text_[i] (i + 2 < size)
-  /// Whether a word starts with `prefix` (lowered bytes, 3 or more).
-  bool starts_with_prefix(std::string_view prefix) const noexcept;
+  /// A word may start at text_[i] (i + 2 < size), whose first three bytes have slot `s`.
+  void add_start(std::size_t i, std::uint16_t s) noexcept {
+    std::uint64_t& word = bits_[s / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (s % 64);
+    next_[count_] = (word & bit) != 0 ? head_[s] : kEnd;
+    word |= bit;
+    head_[s] = static_cast<std::uint16_t>(count_);
+    starts_[count_++] = static_cast<std::uint32_t>(i);
+  }
+  /// Whether a word whose first three bytes have slot `slot` starts with `prefix` (lowered bytes,
+  /// 3 or more): only the starts of that slot are compared (a scan of every start made
+  /// verifications cost more than the analysis they spare when claims share common first three
+  /// letters with the chunk: "com", "pro", "con").
+  bool starts_with_prefix(std::uint16_t slot, std::string_view prefix) noexcept;
 
+  static constexpr std::uint16_t kEnd = 0xFFFF;
+  // Starts are at least two bytes apart (a letter or digit after none).
+  static constexpr std::size_t kMaxStarts = kMaxBytes / 2;
+  static_assert(kMaxStarts < kEnd, "a start index fits next_ and head_");
   std::string_view text_;
-  std::vector<std::uint32_t> starts_;     // offsets of a letter or digit after none (at least 3
-                                          // bytes before the end)
+  std::size_t count_ = 0;  // starts
+  // Offsets of a letter or digit after none (at least 3 bytes before the end), and by start the
+  // previous start of its slot, or kEnd: fixed arrays, filled without a capacity test per start.
+  std::array<std::uint32_t, kMaxStarts> starts_{};
+  std::array<std::uint16_t, kMaxStarts> next_{};
   std::array<std::uint64_t, 64> bits_{};  // 4,096 bits: slot() of the three bytes at each start
+  // By slot: its last start (an index into starts_), valid only where bits_ has the slot (so no
+  // read clears it).
+  std::array<std::uint16_t, 4096> head_{};
+  std::size_t budget_ = 0;  // start comparisons left for may_hold
   bool ascii_ = false;
 };
 

@@ -18,7 +18,7 @@ using sc::claims::ChunkGrams;
 using sc::claims::gram_slot;
 using sc::claims::kept_prefix;
 
-bool may_hold(const ChunkGrams& grams, const std::string& key) {
+bool may_hold(ChunkGrams& grams, const std::string& key) {
   return grams.may_hold(gram_slot(key), [&] { return std::string_view(key); });
 }
 
@@ -135,6 +135,26 @@ TEST(ChunkGrams, NonAsciiShortAndEmptyChunksRuleNothingOut) {
   EXPECT_TRUE(may_hold(grams, "fine"));
   EXPECT_TRUE(may_hold(grams, "finer"));     // kept prefix "fin"
   EXPECT_FALSE(may_hold(grams, "finance"));  // kept prefix "finan"
+}
+
+TEST(ChunkGrams, VerifyingKeysCostsAtMostABudgetPerStart) {
+  // One word repeated: every start shares the slot of "pun", so telling "punish" absent compares
+  // every start. A check asks it for each of its claims (thousands): past the chunk's budget a
+  // present slot answers "may hold", and the analysis (once per chunk) decides instead.
+  ChunkGrams grams;
+  std::string text;
+  while (text.size() + 5 <= ChunkGrams::kMaxBytes) text += "punx ";
+  ASSERT_TRUE(grams.read(text));
+  const std::size_t starts = text.size() / 5;
+  const std::size_t budget = ChunkGrams::kBaseBudget + ChunkGrams::kBudgetPerStart * starts;
+  std::size_t answered = 0;  // "absent" answers, each comparing every start
+  while (answered < 1000 && !may_hold(grams, "punish")) ++answered;
+  EXPECT_EQ(answered, budget / starts);
+  EXPECT_TRUE(may_hold(grams, "punctual"));  // the budget is spent: may hold
+  EXPECT_FALSE(may_hold(grams, "cheat"));    // an absent slot still answers, unread
+  EXPECT_TRUE(may_hold(grams, "punx"));
+  ASSERT_TRUE(grams.read(text));  // a new read, a new budget
+  EXPECT_FALSE(may_hold(grams, "punish"));
 }
 
 TEST(ChunkGrams, EveryTokenKeyOfRandomAsciiTextIsHeld) {

@@ -9,6 +9,8 @@ import re
 import sys
 import threading
 import time
+import weakref
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -769,36 +771,84 @@ def test_an_uncited_chunk_is_reported_used_exactly_as_the_oracle_says(chunk: str
     assert list(got.missing_citations) == (["S2"] if used else [])
 
 
-def test_kept_results_give_the_garbage_collector_one_object_each() -> None:
+def test_uncited_chunks_read_or_analyzed_report_what_the_oracle_says() -> None:
+    # Chunks holding a claim's words but another year are analyzed all the same after their bytes are read, so a
+    # check stops reading once most of its readings were of such chunks: the chunks after them (a supporting one, an
+    # unrelated one), and the "cite it" search, which skips the chunks every sentence was ruled out for, must still
+    # report what the oracle says.
+    answer = "Smith cheated the court in Paris in 1999. Courts punish cheating [S1]. The weather in Lyon is mild."
+    years = [f"Smith cheated the court in Paris in {2000 + i}." for i in range(6)]
+    texts = [
+        "Courts punish cheating.",
+        "Rain fell on Oslo.",
+        *years,
+        "Snow fell.",
+        "Smith cheated the court in Paris in 1999.",
+    ]
+    chunks = [{"id": f"S{i + 1}", "content": text} for i, text in enumerate(texts)]
+    got = ClaimCoverage().check_answer(answer, chunks)
+    want = DEFAULT.check_answer(answer, [(c["id"], c["content"]) for c in chunks])
+    assert list(got.missing_citations) == want.missing_citations == ["S10"]
+    assert [c.score for c in got.claims] == pytest.approx([c.score for c in want.claims])
+    assert got.claims[0].reason.endswith("; S10 supports it (1.00): cite it")
+    assert "cite it" not in got.claims[2].reason
+
+
+def test_kept_results_leave_their_id_tuples_to_the_garbage_collector_untracked() -> None:
     # A caller keeping thousands of results (a list, a DataFrame) had the collector walk every tuple of each; the core
-    # untracks the tuples that hold nothing a cycle could run through.
+    # untracks the tuples that hold nothing a cycle could ever run through (str only). The records hold their mutable
+    # `overlaps` dict and stay tracked, and so do the tuples of records.
     cc = ClaimCoverage()
     answer = "Smith was fined [S1]. Paris is mild [S9]. Courts punish cheating."
     chunks = [{"id": "S1", "content": "Smith was fined."}, {"id": "S2", "content": "Courts punish cheating."}]
     for result in (cc.check_answer(answer, chunks), cc.check_answers([answer], [chunks])[0]):
         assert gc.is_tracked(result)  # the frozen dataclass itself
-        held = [result.claims, result.uncovered, result.missing_citations, result.unknown_citations]
+        held = [result.missing_citations, result.unknown_citations]
         for claim in result.claims:
-            held += [claim, claim.citations, claim.covering_chunks, claim.overlaps]
+            held += [claim.citations, claim.covering_chunks]
         assert [type(x).__name__ for x in held if gc.is_tracked(x)] == []
+        assert all(gc.is_tracked(x) for x in (result.claims, result.uncovered, *result.claims))
         assert result.missing_citations == ("S2",)
         assert result.unknown_citations == ("S9",)
         assert [c.is_covered for c in result.claims] == [True, False, False]
         assert pickle.loads(pickle.dumps(result)) == result
     claim = cc.check_claim("Smith was fined [S1].", chunks)
-    assert not gc.is_tracked(claim)
+    assert gc.is_tracked(claim)
+    assert not gc.is_tracked(claim.citations)
     assert claim.is_covered
     gc.collect()  # and a collection over them stays sound
     assert result.claims[0].overlaps == {"S1": 1.0}
 
 
-def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_holding_it() -> None:
-    # check_answer keeps the GIL below 4 KiB of text (releasing it is ~2% of a short check) and releases it above, so
-    # other Python threads run while a long answer is checked: the other thread's clock readings must fall inside the
-    # call, away from its ends (where the interpreter may switch threads around a call that held the GIL).
+def test_a_cycle_through_a_results_overlaps_is_collected() -> None:
+    # `overlaps` is a dict: holding str and float only it is untracked, but it is mutable, so a record holding it must
+    # stay tracked (as CPython keeps any tuple holding a dict): else a cycle run through it is never collected.
     cc = ClaimCoverage()
-    text = " ".join(["Smith was fined by the court in Paris for cheating in 1999."] * 16000)  # ~1 MB: ~15 ms
-    answer = "Smith was fined for cheating [S1]. The court in Paris fined Smith in 1999 [S1]."
+    chunks = [{"id": "S1", "content": "Smith was fined."}]
+
+    class Node:
+        record: Any = None
+
+    def collected(make: Callable[[], ClaimResult]) -> bool:
+        record = make()
+        node = Node()
+        alive = weakref.ref(node)
+        record.overlaps["node"] = node  # type: ignore[assignment]
+        node.record = record
+        del record, node
+        gc.collect()
+        return alive() is None
+
+    assert collected(lambda: cc.check_claim("Smith was fined [S1].", chunks))
+    assert collected(lambda: cc.check_claim("Smith was fined.", chunks))
+    assert collected(lambda: cc.check_answer("Smith was fined [S1].", chunks).claims[0])
+    assert collected(lambda: cc.check_answer("Paris is mild [S1].", chunks).uncovered[0])
+    assert collected(lambda: cc.check_answers(["Smith was fined [S1]."], [chunks])[0].claims[0])
+
+
+def _ticks_of_another_thread_inside(call: Callable[[], object]) -> tuple[int, float]:
+    """(clock readings another Python thread made during `call`, away from its ends where the interpreter may switch
+    threads around a call that held the GIL; the call's duration)."""
     seen: list[float] = []
     stop = threading.Event()
 
@@ -814,16 +864,37 @@ def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_h
         while not seen:
             pass
         start = time.perf_counter()
-        long = cc.check_answer(answer, [text])
+        call()
         end = time.perf_counter()
     finally:
         stop.set()
         thread.join()
         sys.setswitchinterval(interval)
     margin = 0.002
-    inside = [t for t in seen if start + margin < t < end - margin]
-    assert end - start > 4 * margin
-    assert len(inside) > 100, (len(inside), end - start)
+    return len([t for t in seen if start + margin < t < end - margin]), end - start
+
+
+def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_holding_it() -> None:
+    # check_answer keeps the GIL below 4 KiB of text (releasing it is ~2% of a short check) and releases it above, so
+    # other Python threads run while a long answer is checked.
+    cc = ClaimCoverage()
+    text = " ".join(["Smith was fined by the court in Paris for cheating in 1999."] * 16000)  # ~1 MB: ~15 ms
+    answer = "Smith was fined for cheating [S1]. The court in Paris fined Smith in 1999 [S1]."
+    results = []
+    inside, seconds = _ticks_of_another_thread_inside(lambda: results.append(cc.check_answer(answer, [text])))
+    assert seconds > 0.008
+    assert inside > 100, (inside, seconds)
     short = cc.check_answer(answer, [text[:3000]])
-    assert [c.is_covered for c in long.claims] == [c.is_covered for c in short.claims]
-    assert long.claims[0].is_covered
+    assert [c.is_covered for c in results[0].claims] == [c.is_covered for c in short.claims]
+    assert results[0].claims[0].is_covered
+
+
+def test_a_check_of_many_small_chunks_releases_the_gil() -> None:
+    # Under 4 KiB of text, but 20,000 chunks against 200 sentences: tens of milliseconds that held the GIL when only
+    # text bytes counted (every chunk costs the check its id and a pass per sentence, whatever its size).
+    cc = ClaimCoverage()
+    answer = "Smith was fined. " * 200
+    for chunks in ([""] * 20000, [{"id": f"c{i}", "content": ""} for i in range(20000)]):
+        inside, seconds = _ticks_of_another_thread_inside(lambda chunks=chunks: cc.check_answer(answer, chunks))
+        assert seconds > 0.008
+        assert inside > 100, (inside, seconds)
