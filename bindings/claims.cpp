@@ -44,10 +44,15 @@ struct ChunkArgs {
   std::vector<c::ChunkInput> inputs;
 };
 
-/// What a check reads besides its answer, as bytes of text (ReleaseGilFor weighs it): the chunks'
-/// ids and texts, and kBytesPerChunk per chunk, since every chunk costs the check its id and a
-/// pass with each sentence, whatever its size (20,000 empty chunks against 200 sentences took
-/// 50 ms, with the GIL held when only text counted).
+/// check_claim and check_answer release the GIL from this many bytes of input on (the answer and
+/// chunk_bytes): releasing and taking it back cost ~0.1 us, a few percent of a check of a few
+/// hundred bytes, while such a check holds the GIL for microseconds (~15 us at 4 KB).
+constexpr std::size_t kReleaseGilBytes = 4096;
+
+/// What a check reads besides its answer, as bytes of text: the chunks' ids and texts, and
+/// kBytesPerChunk per chunk, since every chunk costs the check its id and a pass with each
+/// sentence, whatever its size (20,000 empty chunks against 200 sentences took 50 ms, with the
+/// GIL held when only text counted).
 constexpr std::size_t kBytesPerChunk = 256;
 std::size_t chunk_bytes(const ChunkArgs& chunks) noexcept {
   std::size_t bytes = 0;
@@ -283,27 +288,15 @@ PyTypeObject* record_type(const py::object& type) {
   return reinterpret_cast<PyTypeObject*>(type.ptr());
 }
 
-/// A tuple, or a tuple subclass without instance attributes (such as a NamedTuple): once built,
-/// what it holds never changes.
-bool fixed_tuple(PyObject* object) {
-  const PyTypeObject* type = Py_TYPE(object);
-  return type == &PyTuple_Type || (PyTuple_Check(object) && type->tp_dictoffset == 0 &&
-                                   type->tp_basicsize == PyTuple_Type.tp_basicsize);
-}
-
-/// Stops the garbage collector tracking `tuple` (a fixed_tuple) when no item can ever be tracked:
-/// nothing it holds can then be part of a cycle, and a caller keeping thousands of results no
-/// longer has the collector walk each of their tuples (CPython untracks such exact tuples itself,
-/// but only once a collection reaches them, and never a subclass's). An untracked fixed_tuple
-/// stays untracked, but any other container may be tracked later: a record's `overlaps` dict is
-/// untracked while it holds str and float only, and tracked once a caller puts an object in it,
-/// which a cycle could then run through (CPython's rule, _PyObject_GC_MAY_BE_TRACKED, too).
+/// Stops the garbage collector tracking `tuple` (an exact tuple just built, of ids or citations)
+/// when it holds no object the collector handles: nothing it holds can then be part of a cycle,
+/// and a caller keeping thousands of results no longer has the collector walk them (CPython
+/// untracks such tuples itself, but only once a collection reaches them). Records are not passed
+/// here: their `overlaps` dict may later hold anything, and a cycle could run through it.
 void untrack_if_atomic(PyObject* tuple) {
-  if (!fixed_tuple(tuple)) return;
   const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* item = PyTuple_GET_ITEM(tuple, i);
-    if (PyObject_IS_GC(item) && (!fixed_tuple(item) || PyObject_GC_IsTracked(item))) return;
+    if (PyObject_IS_GC(PyTuple_GET_ITEM(tuple, i))) return;
   }
   PyObject_GC_UnTrack(tuple);
 }
@@ -359,8 +352,7 @@ py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* t
   put(str_of(r.reason));
   put(steal(PyLong_FromSize_t(start)));
   put(steal(PyLong_FromSize_t(end)));
-  // The record stays tracked (untrack_if_atomic would keep it so): its overlaps dict may later
-  // hold anything.
+  // The record stays tracked: its overlaps dict may later hold anything.
   return record;
 }
 
@@ -515,7 +507,7 @@ py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const
   const ChunkArgs chunks = chunk_args(ids, texts);
   c::ClaimResult result;
   {
-    const sc::bindings::ReleaseGilFor release(utf8.size() + chunk_bytes(chunks));
+    const sc::bindings::ReleaseGil release(utf8.size() + chunk_bytes(chunks) >= kReleaseGilBytes);
     result = c::check_claim(config, utf8, chunks.inputs);
   }
   return claim_record(type, result, claim.ptr(), sc::text::CodePointIndex(utf8), chunks);
@@ -528,7 +520,7 @@ py::object scored_answer(const c::ClaimConfig& config, PyTypeObject* type,
                          const ChunkArgs& chunks) {
   c::AnswerResult result;
   {
-    const sc::bindings::ReleaseGilFor release(utf8.size() + chunk_bytes(chunks));
+    const sc::bindings::ReleaseGil release(utf8.size() + chunk_bytes(chunks) >= kReleaseGilBytes);
     result = c::check_answer(config, utf8, chunks.inputs);
   }
   return answer_result(answer_class, type, config, result, answer.ptr(), utf8, chunks);

@@ -39,8 +39,7 @@ void require_1d(const DoubleArray& array, std::string_view argument) {
 
 template <typename Call>
 auto maybe_without_gil(py::ssize_t n, Call&& call) {
-  if (n < kReleaseGilFrom) return call();
-  sc::bindings::ReleaseGil release;
+  const sc::bindings::ReleaseGil release(n >= kReleaseGilFrom);
   return call();
 }
 

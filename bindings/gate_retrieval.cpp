@@ -149,8 +149,7 @@ std::optional<Params> read_params(PyObject* min_score, PyObject* min_chunks, PyO
 std::optional<g::RetrievalResult> decide(const double* scores, std::size_t n,
                                          const g::RetrievalConfig& config) {
   try {
-    if (n < kReleaseGilFrom) return g::evaluate_retrieval(scores, n, config);
-    sc::bindings::ReleaseGil release;
+    const sc::bindings::ReleaseGil release(n >= kReleaseGilFrom);
     return g::evaluate_retrieval(scores, n, config);
   } catch (const std::invalid_argument&) {
     return std::nullopt;

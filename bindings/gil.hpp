@@ -4,8 +4,6 @@
 #include <pybind11/pybind11.h>
 #include <unistd.h>
 
-#include <cstddef>
-
 namespace sc::bindings {
 
 /// PyEval_RestoreThread(state), except in a thread CPython ends because the interpreter is
@@ -29,32 +27,16 @@ inline void restore_gil(PyThreadState* state) noexcept {
 #endif
 }
 
-/// The GIL released for a scope, as pybind11::gil_scoped_release, taken back with restore_gil.
+/// The GIL released for a scope, as pybind11::gil_scoped_release, taken back with restore_gil;
+/// kept when `release` is false (a call too short for releasing to pay).
 class ReleaseGil {
  public:
-  ReleaseGil() : state_(PyEval_SaveThread()) {}
-  ~ReleaseGil() { restore_gil(state_); }
-  ReleaseGil(const ReleaseGil&) = delete;
-  ReleaseGil& operator=(const ReleaseGil&) = delete;
-
- private:
-  PyThreadState* state_;
-};
-
-/// ReleaseGil for a call reading `bytes` of text from kReleaseGilBytes on; a shorter call keeps
-/// the GIL. Releasing and taking it back cost ~0.1 us, a few percent of a check of a few hundred
-/// bytes, while such a check holds the GIL for microseconds (~15 us at 4 KB), less than many
-/// pure-Python calls do.
-class ReleaseGilFor {
- public:
-  static constexpr std::size_t kReleaseGilBytes = 4096;
-  explicit ReleaseGilFor(std::size_t bytes)
-      : state_(bytes >= kReleaseGilBytes ? PyEval_SaveThread() : nullptr) {}
-  ~ReleaseGilFor() {
+  explicit ReleaseGil(bool release = true) : state_(release ? PyEval_SaveThread() : nullptr) {}
+  ~ReleaseGil() {
     if (state_ != nullptr) restore_gil(state_);
   }
-  ReleaseGilFor(const ReleaseGilFor&) = delete;
-  ReleaseGilFor& operator=(const ReleaseGilFor&) = delete;
+  ReleaseGil(const ReleaseGil&) = delete;
+  ReleaseGil& operator=(const ReleaseGil&) = delete;
 
  private:
   PyThreadState* state_;

@@ -79,10 +79,10 @@ class Check {
   /// chunk not analyzed yet is first read as bytes (ruled_out): most chunks a sentence does not
   /// cite lack its heaviest words, and then need no analysis at all.
   bool may_reach(Pending& p, std::size_t i, double threshold) {
-    if (workspace_.ready[i] == kNone && config_.mode() == Mode::Default) {
+    if (!analyzed(i) && config_.mode() == Mode::Default) {
       if (ruled_out(p, i, threshold)) return false;
       // Read, and analyzed all the same (presence() below).
-      if (workspace_.grams_ready && workspace_.grams_chunk == i) ++fruitless_reads_;
+      if (workspace_.grams_chunk == i) ++fruitless_reads_;
     }
     return claims::may_reach(config_.mode(), p.profile, presence(i), threshold);
   }
@@ -135,23 +135,22 @@ class Check {
       std::stable_sort(p.absence.begin(), p.absence.end(), [&](std::uint32_t a, std::uint32_t b) {
         return claim.weights[a] > claim.weights[b];
       });
+      p.absence_weight = 0.0;
+      for (const std::uint32_t j : p.absence) p.absence_weight += claim.weights[j];
       p.absence_ready = true;
     }
     constexpr double kMargin = 1e-6;  // may_reach's is 1e-9
     const auto below = [&](double absent) {
       return calibrate((claim.total - absent) / claim.total) < threshold - kMargin;
     };
-    double most = 0.0;
-    for (const std::uint32_t j : p.absence) most += claim.weights[j];
-    if (p.absence.empty() || !below(most)) return false;
-    if (!workspace_.grams_ready || workspace_.grams_chunk != i) {
+    if (p.absence.empty() || !below(p.absence_weight)) return false;
+    if (workspace_.grams_chunk != i) {
       // A reading spares an analysis only when no claim reaches the chunk: once most readings of
       // this check were followed by the analysis all the same (chunks sharing the claims' words,
       // long chunks), it costs a quarter of the analysis more, and the rest are analyzed directly.
       if (fruitless_reads_ >= kTrialReads && 2 * fruitless_reads_ > reads_) return false;
       workspace_.grams.read(chunks_[i].text);
       workspace_.grams_chunk = i;
-      workspace_.grams_ready = true;
       ++reads_;
     }
     ChunkGrams& grams = workspace_.grams;

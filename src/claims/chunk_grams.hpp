@@ -50,9 +50,6 @@ class ChunkGrams {
   static constexpr std::size_t kBudgetPerStart = 4;
   static constexpr std::size_t kBaseBudget = 64;
 
-  /// Heap bytes held (none: its arrays are members, counted in the size of its owner).
-  static constexpr std::size_t memory_bytes() noexcept { return 0; }
-
  private:
   friend std::uint16_t gram_slot(std::string_view key) noexcept;
   /// The slot of three bytes: their low five bits, so a capital and its lowered letter share it.

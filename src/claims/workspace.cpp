@@ -7,7 +7,7 @@ std::size_t Workspace::memory_bytes() const noexcept {
                       ready.capacity() + scratch.events.capacity() * sizeof(std::uint64_t) +
                       scratch.flags.capacity() + scratch.best_flags.capacity() +
                       profiles.capacity() * sizeof(ChunkProfile) +
-                      pending.capacity() * sizeof(Pending) + grams.memory_bytes();
+                      pending.capacity() * sizeof(Pending);  // grams: fixed arrays, in sizeof
   for (const ChunkProfile& p : profiles) {
     bytes +=
         p.present.capacity() * sizeof(std::uint64_t) +
@@ -70,7 +70,7 @@ Lease::Lease(const ClaimConfig& config) {
   }
   workspace_->analyzer.reset(config);
   workspace_->ids.clear();
-  workspace_->grams_ready = false;
+  workspace_->grams_chunk = Workspace::kNoChunk;
 }
 
 Lease::~Lease() {

@@ -30,8 +30,9 @@ struct Pending {
   bool cited = false;                       // has citation markers
   ClaimProfile profile;
   // Check::ruled_out's items, made on first use: content items whose key has a kept_prefix,
-  // heaviest first.
+  // heaviest first, and the sum of their weights.
   std::vector<std::uint32_t> absence;
+  double absence_weight = 0.0;
   bool absence_ready = false;
 };
 
@@ -46,9 +47,9 @@ struct Workspace {
   std::vector<std::uint8_t> ready;     // how far profiles[i] is analyzed in this check (Check)
   std::vector<Pending> pending;        // by sentence
   SupportScratch scratch;
-  ChunkGrams grams;  // of chunk grams_chunk (Check::ruled_out)
-  std::size_t grams_chunk = 0;
-  bool grams_ready = false;
+  ChunkGrams grams;  // of chunk grams_chunk (Check::ruled_out), kNoChunk before any read
+  static constexpr std::size_t kNoChunk = static_cast<std::size_t>(-1);
+  std::size_t grams_chunk = kNoChunk;
 
   /// Heap bytes held, this object included (capacities: what the process keeps).
   std::size_t memory_bytes() const noexcept;
