@@ -398,6 +398,7 @@ enum AnswerField : std::size_t {
   kIsGrounded,
   kMode,
   kUncovered,
+  kPending,
   kAnswerFields
 };
 
@@ -412,7 +413,8 @@ PyObject* answer_field(AnswerField field) {
                                                     "unknown_citations",
                                                     "is_grounded",
                                                     "mode",
-                                                    "uncovered"};
+                                                    "uncovered",
+                                                    "_pending_claims"};
     static PyObject* made[kAnswerFields];
     for (std::size_t i = 0; i < kAnswerFields; ++i) {
       made[i] = PyUnicode_InternFromString(text[i]);
@@ -431,12 +433,33 @@ py::object mode_str(c::Mode mode) {
   return py::reinterpret_borrow<py::object>(name);
 }
 
-/// An `answer_type` (AnswerCoverage) built as object.__new__ and its attributes set: what the
-/// frozen dataclass's __init__ would set, without a Python call per field.
-py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
-                         const c::ClaimConfig& config, const c::AnswerResult& r, PyObject* text,
-                         std::string_view utf8, const ChunkArgs& chunks) {
-  py::object claims = claim_records(claim_type, r, text, utf8, chunks, false);
+/// What an AnswerCoverage's claims are built from when first read: the core's result and the
+/// objects its views and indexes refer to (the answer, whose UTF-8 the citations view, and the
+/// chunk ids).
+struct PendingClaims {
+  c::AnswerResult result;
+  py::object answer;
+  std::vector<py::object> ids;
+  py::object claim_type;
+};
+
+constexpr const char* kPendingName = "sufficient_context.PendingClaims";
+
+void free_pending(PyObject* capsule) {
+  // Takes the pointer back into RAII (the capsule owned it); the destructor runs with the GIL held.
+  const std::unique_ptr<PendingClaims> owned(
+      static_cast<PendingClaims*>(PyCapsule_GetPointer(capsule, kPendingName)));
+}
+
+/// The claims and uncovered tuples of `pending`, as answer_object once built them eagerly.
+std::pair<py::object, py::object> claim_tuples(const PendingClaims& pending) {
+  ChunkArgs chunks;
+  chunks.ids = pending.ids;
+  const c::AnswerResult& r = pending.result;
+  const std::string_view utf8 = utf8_of(pending.answer.ptr(), "answer");
+  py::object claims =
+      claim_records(reinterpret_cast<PyTypeObject*>(pending.claim_type.ptr()), r,
+                    pending.answer.ptr(), utf8, chunks, false);
   Py_ssize_t uncovered_count = 0;
   for (const c::ClaimResult& claim : r.claims) uncovered_count += claim.is_covered ? 0 : 1;
   py::object uncovered = steal(PyTuple_New(uncovered_count));
@@ -446,26 +469,64 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
     Py_INCREF(claim);
     PyTuple_SET_ITEM(uncovered.ptr(), at++, claim);
   }
+  return {std::move(claims), std::move(uncovered)};
+}
+
+/// An `answer_type` (AnswerCoverage) built as object.__new__ and its attributes set: what the
+/// frozen dataclass's __init__ would set, without a Python call per field. Its claims and
+/// uncovered tuples are left to materialize_claims, on first read (AnswerCoverage.__getattr__):
+/// most callers read the verdict, and the records were ~6% of a short check.
+py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
+                         const c::ClaimConfig& config, c::AnswerResult&& r, PyObject* text,
+                         const ChunkArgs& chunks) {
   const py::object empty = steal(PyTuple_New(0));
   py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
   // object.__setattr__, as the frozen dataclass's __init__ does: the attributes go to the
   // instance's inline values without materializing its __dict__.
-  const auto set = [&out](AnswerField field, const py::object& value) {
-    if (PyObject_GenericSetAttr(out.ptr(), answer_field(field), value.ptr()) != 0) {
+  const auto set = [&out](PyObject* name, const py::object& value) {
+    if (PyObject_GenericSetAttr(out.ptr(), name, value.ptr()) != 0) throw py::error_already_set();
+  };
+  set(answer_field(kAnswer), py::reinterpret_borrow<py::object>(text));
+  set(answer_field(kCoveredCount), steal(PyLong_FromSize_t(r.covered_count)));
+  set(answer_field(kAttributionCoverage), steal(PyFloat_FromDouble(r.attribution_coverage)));
+  set(answer_field(kSupportedRatio), steal(PyFloat_FromDouble(r.supported_ratio)));
+  set(answer_field(kMissingCitations), id_tuple(chunks, r.missing_citations));
+  set(answer_field(kUnknownCitations), view_tuple(r.unknown_citations));
+  set(answer_field(kIsGrounded), bool_of(r.is_grounded));
+  set(answer_field(kMode), mode_str(config.mode()));
+  auto pending = std::make_unique<PendingClaims>(PendingClaims{
+      std::move(r), py::reinterpret_borrow<py::object>(text), chunks.ids,
+      py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(claim_type))});
+  py::object capsule = steal(PyCapsule_New(pending.get(), kPendingName, free_pending));
+  pending.release();  // the capsule owns it now (free_pending)
+  set(answer_field(kPending), capsule);
+  return out;
+}
+
+/// Builds `answer`'s claims and uncovered tuples from its pending result (answer_object) and sets
+/// them, once: under the GIL, so two threads reading one result at once see the same tuples.
+/// False when `answer` holds no pending result (built in Python, or already materialized).
+bool materialize_claims(const py::object& answer) {
+  PyObject* const name = answer_field(kPending);
+  PyObject* capsule = PyObject_GenericGetAttr(answer.ptr(), name);
+  if (capsule == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
+    PyErr_Clear();
+    return false;
+  }
+  const py::object held = steal(capsule);
+  auto* pending = static_cast<PendingClaims*>(PyCapsule_GetPointer(capsule, kPendingName));
+  if (pending == nullptr) throw py::error_already_set();
+  auto [claims, uncovered] = claim_tuples(*pending);
+  const auto set = [&answer](PyObject* field, const py::object& value) {
+    if (PyObject_GenericSetAttr(answer.ptr(), field, value.ptr()) != 0) {
       throw py::error_already_set();
     }
   };
-  set(kAnswer, py::reinterpret_borrow<py::object>(text));
-  set(kClaims, claims);
-  set(kCoveredCount, steal(PyLong_FromSize_t(r.covered_count)));
-  set(kAttributionCoverage, steal(PyFloat_FromDouble(r.attribution_coverage)));
-  set(kSupportedRatio, steal(PyFloat_FromDouble(r.supported_ratio)));
-  set(kMissingCitations, id_tuple(chunks, r.missing_citations));
-  set(kUnknownCitations, view_tuple(r.unknown_citations));
-  set(kIsGrounded, bool_of(r.is_grounded));
-  set(kMode, mode_str(config.mode()));
-  set(kUncovered, uncovered);
-  return out;
+  set(answer_field(kClaims), claims);
+  set(answer_field(kUncovered), uncovered);
+  if (PyObject_GenericSetAttr(answer.ptr(), name, nullptr) != 0) throw py::error_already_set();
+  return true;
 }
 
 PyTypeObject* answer_type_of(const py::object& type) {
@@ -476,10 +537,10 @@ PyTypeObject* answer_type_of(const py::object& type) {
 
 /// The record or, with an answer_type, the finished object.
 py::object answer_result(PyTypeObject* answer_type, PyTypeObject* claim_type,
-                         const c::ClaimConfig& config, const c::AnswerResult& r, PyObject* text,
+                         const c::ClaimConfig& config, c::AnswerResult&& r, PyObject* text,
                          std::string_view utf8, const ChunkArgs& chunks) {
   if (answer_type == nullptr) return answer_record(claim_type, r, text, utf8, chunks);
-  return answer_object(answer_type, claim_type, config, r, text, utf8, chunks);
+  return answer_object(answer_type, claim_type, config, std::move(r), text, chunks);
 }
 
 std::shared_ptr<c::ClaimConfig> make_config(double min_overlap, double multi_citation_factor,
@@ -523,7 +584,7 @@ py::object scored_answer(const c::ClaimConfig& config, PyTypeObject* type,
     const sc::bindings::ReleaseGil release(utf8.size() + chunk_bytes(chunks) >= kReleaseGilBytes);
     result = c::check_answer(config, utf8, chunks.inputs);
   }
-  return answer_result(answer_class, type, config, result, answer.ptr(), utf8, chunks);
+  return answer_result(answer_class, type, config, std::move(result), answer.ptr(), utf8, chunks);
 }
 
 py::object check_answer(const c::ClaimConfig& config, const py::str& answer, const py::object& ids,
@@ -597,7 +658,7 @@ py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
           }
         },
         [&](std::size_t i, c::AnswerResult&& r) {
-          return answer_object(answer_class, type, config, r, keep[i].ptr(), texts[i],
+          return answer_object(answer_class, type, config, std::move(r), keep[i].ptr(),
                                chunk_lists[i]);
         });
   }
@@ -681,6 +742,9 @@ void sc::bindings::bind_claims(py::module_& m) {
       py::arg("chunks"), py::arg("claim_type") = py::none(), py::arg("answer_type") = py::none(),
       "check_answer on a chunk list plain_chunk_lists would read (str and plain dicts with unique "
       "ids), read in one pass; None for any other chunks (adapt them, then call check_answer).");
+  m.def("materialize_claims", &materialize_claims, py::arg("answer"),
+        "Sets the claims and uncovered of an AnswerCoverage the core built from its pending result; "
+        "False when it holds none.");
   m.def("check_answers", &check_answers, py::arg("config"), py::arg("answers"),
         py::arg("ids_per_answer"), py::arg("texts_per_answer"), py::arg("claim_type") = py::none(),
         py::arg("threads") = 0, py::arg("answer_type") = py::none(),

@@ -34,7 +34,7 @@ import math
 import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 from . import sentences as _sentences
 from ._args import as_float, int_in_range, replace_surrogates, str_tuple, text_of
@@ -139,6 +139,9 @@ class ClaimResult(NamedTuple):
 _RawAnswer = tuple[list[ClaimResult], tuple[str, ...], tuple[str, ...], int, int, float, float, bool]
 
 
+_PENDING_FIELDS = frozenset({"claims", "uncovered"})
+
+
 @dataclass(frozen=True)
 class AnswerCoverage:
     """The decision about one answer.
@@ -180,6 +183,20 @@ class AnswerCoverage:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "uncovered", tuple(c for c in self.claims if not c.is_covered))
+
+    if not TYPE_CHECKING:  # at run time only: type checkers keep flagging unknown attributes
+
+        def __getattr__(self, name: str) -> Any:
+            # A result the core built holds its claims as one C++ result until they are first read
+            # (most callers read only the verdict); `claims` and `uncovered` are then built and set.
+            if name in _PENDING_FIELDS and _core.materialize_claims(self):
+                return object.__getattribute__(self, name)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickle and copy see every field, never the pending C++ result (which does not pickle).
+        _core.materialize_claims(self)
+        return dict(self.__dict__)
 
     @property
     def claim_count(self) -> int:

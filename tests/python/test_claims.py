@@ -820,6 +820,37 @@ def test_kept_results_leave_their_id_tuples_to_the_garbage_collector_untracked()
     assert result.claims[0].overlaps == {"S1": 1.0}
 
 
+def test_an_answers_claims_are_built_when_first_read_and_equal_the_eager_records() -> None:
+    # The core hands back the verdict with the claims pending (one C++ result); `claims` and `uncovered` are built on
+    # first read, from any thread, and are what the eager record path builds.
+    cc = ClaimCoverage()
+    answer = "Smith was fined 500 euros [S1]. Paris is mild, très doux [S9]. Courts punish cheating. In summary, yes."
+    chunks = [{"id": "S1", "content": "Smith was fined 300 euros."}, {"id": "S2", "content": "Courts punish cheating."}]
+    eager = core.check_answer(cc._config, answer, ["S1", "S2"], [c["content"] for c in chunks], ClaimResult)
+    for make in (lambda: cc.check_answer(answer, chunks), lambda: cc.check_answers([answer], [chunks])[0]):
+        result = make()
+        assert "claims" not in vars(result) and "uncovered" not in vars(result)
+        assert (result.is_grounded, result.covered_count, result.missing_citations) == (False, 0, ("S2",))
+        seen: list[tuple[ClaimResult, ...]] = []
+        readers = [threading.Thread(target=lambda: seen.append(result.claims)) for _ in range(4)]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join()
+        assert len(seen) == 4 and all(claims is seen[0] for claims in seen)  # built once
+        assert result.claims == tuple(eager[0])
+        assert result.uncovered == tuple(c for c in result.claims if not c.is_covered)
+        assert result.claim_count == 3 and [c.is_meta for c in result.claims] == [False, False, False, True]
+        assert "'500' not in S1, which says '300'" in result.claims[0].reason
+        assert "_pending_claims" not in vars(result)
+    # Equality, repr, pickle and copy before any read see the claims too.
+    first, second = cc.check_answer(answer, chunks), cc.check_answer(answer, chunks)
+    assert pickle.loads(pickle.dumps(first)) == second
+    assert "claims=(ClaimResult(sentence='Smith was fined 500 euros [S1].'" in repr(cc.check_answer(answer, chunks))
+    with pytest.raises(AttributeError, match="'AnswerCoverage' object has no attribute 'claimz'"):
+        _ = first.claimz  # type: ignore[attr-defined]
+
+
 def test_a_cycle_through_a_results_overlaps_is_collected() -> None:
     # `overlaps` is a dict: holding str and float only it is untracked, but it is mutable, so a record holding it must
     # stay tracked (as CPython keeps any tuple holding a dict): else a cycle run through it is never collected.

@@ -148,6 +148,10 @@ def check_answers(
 ) -> list[_A]:
     """check_answer for each answer on C++ threads (0: one per CPU), GIL released; results in input order."""
 
+def materialize_claims(answer: object) -> bool:
+    """Sets ``claims`` and ``uncovered`` of an ``answer_type`` object the core built, from the result it holds pending
+    (built on first read); False when it holds none."""
+
 def plain_chunk_lists(
     chunks_per_answer: list[Any],
 ) -> tuple[list[list[str] | None], list[list[str]], list[int]]:
