@@ -349,7 +349,7 @@ py::object claim_record(PyTypeObject* type, const c::ClaimResult& r, PyObject* t
   put(id_tuple(chunks, r.covering));
   put(std::move(overlaps));
   put(steal(PyFloat_FromDouble(r.threshold)));
-  put(str_of(r.reason));
+  put(str_of(c::reason_text(r, chunks.inputs)));
   put(steal(PyLong_FromSize_t(start)));
   put(steal(PyLong_FromSize_t(end)));
   // The record stays tracked: its overlaps dict may later hold anything.
@@ -435,11 +435,11 @@ py::object mode_str(c::Mode mode) {
 
 /// What an AnswerCoverage's claims are built from when first read: the core's result and the
 /// objects its views and indexes refer to (the answer, whose UTF-8 the citations view, and the
-/// chunk ids).
+/// chunks, whose ids name them and whose texts the reasons view).
 struct PendingClaims {
   c::AnswerResult result;
   py::object answer;
-  std::vector<py::object> ids;
+  ChunkArgs chunks;  // the reasons' views are into their texts
   py::object claim_type;
 };
 
@@ -453,13 +453,11 @@ void free_pending(PyObject* capsule) {
 
 /// The claims and uncovered tuples of `pending`, as answer_object once built them eagerly.
 std::pair<py::object, py::object> claim_tuples(const PendingClaims& pending) {
-  ChunkArgs chunks;
-  chunks.ids = pending.ids;
+  const ChunkArgs& chunks = pending.chunks;
   const c::AnswerResult& r = pending.result;
   const std::string_view utf8 = utf8_of(pending.answer.ptr(), "answer");
-  py::object claims =
-      claim_records(reinterpret_cast<PyTypeObject*>(pending.claim_type.ptr()), r,
-                    pending.answer.ptr(), utf8, chunks, false);
+  py::object claims = claim_records(reinterpret_cast<PyTypeObject*>(pending.claim_type.ptr()), r,
+                                    pending.answer.ptr(), utf8, chunks, false);
   Py_ssize_t uncovered_count = 0;
   for (const c::ClaimResult& claim : r.claims) uncovered_count += claim.is_covered ? 0 : 1;
   py::object uncovered = steal(PyTuple_New(uncovered_count));
@@ -494,9 +492,9 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
   set(answer_field(kUnknownCitations), view_tuple(r.unknown_citations));
   set(answer_field(kIsGrounded), bool_of(r.is_grounded));
   set(answer_field(kMode), mode_str(config.mode()));
-  auto pending = std::make_unique<PendingClaims>(PendingClaims{
-      std::move(r), py::reinterpret_borrow<py::object>(text), chunks.ids,
-      py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(claim_type))});
+  auto pending = std::make_unique<PendingClaims>(
+      PendingClaims{std::move(r), py::reinterpret_borrow<py::object>(text), chunks,
+                    py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(claim_type))});
   py::object capsule = steal(PyCapsule_New(pending.get(), kPendingName, free_pending));
   pending.release();  // the capsule owns it now (free_pending)
   set(answer_field(kPending), capsule);
@@ -742,9 +740,10 @@ void sc::bindings::bind_claims(py::module_& m) {
       py::arg("chunks"), py::arg("claim_type") = py::none(), py::arg("answer_type") = py::none(),
       "check_answer on a chunk list plain_chunk_lists would read (str and plain dicts with unique "
       "ids), read in one pass; None for any other chunks (adapt them, then call check_answer).");
-  m.def("materialize_claims", &materialize_claims, py::arg("answer"),
-        "Sets the claims and uncovered of an AnswerCoverage the core built from its pending result; "
-        "False when it holds none.");
+  m.def(
+      "materialize_claims", &materialize_claims, py::arg("answer"),
+      "Sets the claims and uncovered of an AnswerCoverage the core built from its pending result; "
+      "False when it holds none.");
   m.def("check_answers", &check_answers, py::arg("config"), py::arg("answers"),
         py::arg("ids_per_answer"), py::arg("texts_per_answer"), py::arg("claim_type") = py::none(),
         py::arg("threads") = 0, py::arg("answer_type") = py::none(),

@@ -234,11 +234,11 @@ std::string under(double score, double threshold, const std::string& id) {
   return two + " (" + id + ") < " + thr;
 }
 
-std::string join_ids(Check& check, const std::vector<std::size_t>& chunks) {
+std::string join_ids(const std::vector<ChunkInput>& chunks, const std::vector<std::size_t>& which) {
   std::string out;
-  for (const std::size_t i : chunks) {
+  for (const std::size_t i : which) {
     if (!out.empty()) out += ", ";
-    out += check.chunks()[i].id;
+    out += chunks[i].id;
   }
   return out;
 }
@@ -342,44 +342,30 @@ bool only_asked(const ChunkProfile& chunk, std::uint32_t key) {
 }
 
 /// Why the best chunk falls short (default mode): what it says instead of a number, names and
-/// words it lacks, a negation mismatch, an antonym.
-std::string shortfall(Check& check, const ClaimProfile& claim, std::size_t best, const Support& s) {
-  if (check.config().mode() != Mode::Default || !claim.has_content()) return "";
+/// words it lacks, a negation mismatch, an antonym (reason_text words it).
+Shortfall shortfall(Check& check, const ClaimProfile& claim, std::size_t best, const Support& s) {
+  Shortfall out;
+  if (check.config().mode() != Mode::Default || !claim.has_content()) return out;
   const ChunkProfile& chunk = check.chunk(best);
-  const std::string id(check.chunks()[best].id);
-  std::string out;
-  std::vector<std::string_view> numbers;
-  std::vector<std::string_view> names;
-  std::vector<std::string_view> words;
-  std::vector<std::string_view> asked;  // words the chunk holds only in questions
   for (std::size_t j = 0; j < claim.items.size(); ++j) {
     if (claim.kinds[j] == ItemKind::Number && !chunk.contains(claim.items[j])) {
-      numbers.push_back(claim.surfaces[j]);
+      out.numbers.push_back(claim.surfaces[j]);
     } else if (claim.names[j] && !chunk.contains(claim.items[j])) {
-      names.push_back(claim.surfaces[j]);
+      out.names.push_back(claim.surfaces[j]);
     }
   }
   for (const std::uint32_t j : s.missing) {
     if (claim.kinds[j] != ItemKind::Content || claim.names[j]) continue;
-    (only_asked(chunk, claim.items[j]) ? asked : words).push_back(claim.surfaces[j]);
+    (only_asked(chunk, claim.items[j]) ? out.asked : out.words).push_back(claim.surfaces[j]);
   }
-  if (!numbers.empty()) {
+  if (!out.numbers.empty()) {
     const std::uint32_t first = s.has_window ? s.best_unit : 0;
     const std::uint32_t last =
         s.has_window ? s.best_unit + (s.best_pair ? 1 : 0) : chunk.unit_count;
-    const auto instead = other_numbers(check, claim, check.chunks()[best].text, first, last);
-    out += "; " + quoted(numbers, 3) + " not in " + id;
-    if (!instead.empty()) out += ", which says " + quoted(instead, 3);
+    out.instead = other_numbers(check, claim, check.chunks()[best].text, first, last);
   }
-  if (!names.empty()) out += "; " + quoted(names, 3) + " not in " + id;
-  if (s.negation_mismatch) out += "; the claim is negated, " + id + " is not near its words";
-  if (!s.opposed.empty()) {
-    std::vector<std::string_view> opposed;
-    for (const std::uint32_t j : s.opposed) opposed.push_back(claim.surfaces[j]);
-    out += "; " + id + " says the opposite of " + quoted(opposed, 3);
-  }
-  if (!asked.empty()) out += "; " + id + " only asks about " + quoted(asked, 6);
-  if (!words.empty()) out += "; missing from " + id + ": " + quoted(words, 6);
+  out.negation_mismatch = s.negation_mismatch;
+  for (const std::uint32_t j : s.opposed) out.opposed.push_back(claim.surfaces[j]);
   return out;
 }
 
@@ -407,49 +393,104 @@ ClaimResult decide(Check& check, Pending& p) {
   r.is_meta = check.meta(p.profile);
   r.is_covered = r.is_meta || !r.covering.empty();
 
-  // The reason, in words.
-  const std::string unknown = p.unknown.empty() ? ""
-                                                : "; unknown citation" +
-                                                      std::string(p.unknown.size() > 1 ? "s" : "") +
-                                                      ": " + join_views(p.unknown);
-  const std::string thr = fixed2(r.threshold);
+  // The reason, as parts (reason_text words them when read).
+  using Kind = Reason::Kind;
+  Reason& why = r.reason;
+  why.best = best;
+  why.unknown = p.unknown;
   if (r.is_meta) {
-    std::string phrase(p.text.substr(0, p.profile.meta_phrase_end));
-    r.reason =
-        "meta statement ('" + phrase + "'): frames the answer, claims nothing the chunks hold";
+    why.kind = Kind::Meta;
+    why.meta_phrase = p.text.substr(0, p.profile.meta_phrase_end);
   } else if (p.evidence.empty()) {
-    if (!p.unknown.empty()) {
-      r.reason = "cites no retrieved chunk" + unknown;
-    } else if (p.cited || check.chunks().empty()) {
-      r.reason = "no chunks to check it against";
-    } else {
-      r.reason = "no citation";
-    }
+    why.kind = !p.unknown.empty()                    ? Kind::UnknownOnly
+               : (p.cited || check.chunks().empty()) ? Kind::NoChunks
+                                                     : Kind::NoCitation;
   } else if (!p.cited) {
-    const std::string id(check.chunks()[best].id);
     if (r.has_content && r.score >= r.threshold) {
-      r.reason = "no citation; " + id + " supports it (" + fixed2(r.score) + "): cite it";
+      why.kind = Kind::CiteIt;
     } else if (r.has_content) {
-      r.reason = "no citation, and no chunk supports it: best support " +
-                 under(r.score, r.threshold, id) + shortfall(check, p.profile, best, best_support);
+      why.kind = Kind::Unsupported;
+      why.shortfall = shortfall(check, p.profile, best, best_support);
     } else {
-      r.reason = "no citation";
+      why.kind = Kind::NoCitation;
     }
   } else if (!r.has_content) {
-    r.reason = "covered by " + join_ids(check, r.covering) +
-               ": no content word to check (score 1.00)" + unknown;
+    why.kind = Kind::NoContent;
   } else if (r.is_covered) {
-    r.reason = "covered by " + join_ids(check, r.covering) + " (support " + fixed2(r.score) +
-               " >= " + thr + ")" + unknown;
+    why.kind = Kind::Covered;
   } else {
-    r.reason = "not covered: best support " +
-               under(r.score, r.threshold, std::string(check.chunks()[best].id)) +
-               shortfall(check, p.profile, best, best_support) + unknown;
+    why.kind = Kind::NotCovered;
+    why.shortfall = shortfall(check, p.profile, best, best_support);
   }
   return r;
 }
 
+/// The words of a shortfall naming chunk `id`: "; '<n>' not in S1, which says '<m>'; ...".
+void append_shortfall(std::string& out, const Shortfall& s, const std::string& id) {
+  if (!s.numbers.empty()) {
+    out += "; " + quoted(s.numbers, 3) + " not in " + id;
+    if (!s.instead.empty()) out += ", which says " + quoted(s.instead, 3);
+  }
+  if (!s.names.empty()) out += "; " + quoted(s.names, 3) + " not in " + id;
+  if (s.negation_mismatch) out += "; the claim is negated, " + id + " is not near its words";
+  if (!s.opposed.empty()) out += "; " + id + " says the opposite of " + quoted(s.opposed, 3);
+  if (!s.asked.empty()) out += "; " + id + " only asks about " + quoted(s.asked, 6);
+  if (!s.words.empty()) out += "; missing from " + id + ": " + quoted(s.words, 6);
+}
+
 }  // namespace
+
+std::string reason_text(const ClaimResult& r, const std::vector<ChunkInput>& chunks) {
+  using Kind = Reason::Kind;
+  const Reason& why = r.reason;
+  const std::string unknown =
+      why.unknown.empty() ? ""
+                          : "; unknown citation" + std::string(why.unknown.size() > 1 ? "s" : "") +
+                                ": " + join_views(why.unknown);
+  const auto best_id = [&] { return std::string(chunks[why.best].id); };
+  std::string out;
+  switch (why.kind) {
+    case Kind::Meta:
+      out = "meta statement ('" + std::string(why.meta_phrase) +
+            "'): frames the answer, claims nothing the chunks hold";
+      break;
+    case Kind::UnknownOnly:
+      out = "cites no retrieved chunk" + unknown;
+      break;
+    case Kind::NoChunks:
+      out = "no chunks to check it against";
+      break;
+    case Kind::NoCitation:
+      out = "no citation";
+      break;
+    case Kind::CiteIt:
+      out = "no citation; " + best_id() + " supports it (" + fixed2(r.score) + "): cite it";
+      break;
+    case Kind::Unsupported:
+      out = "no citation, and no chunk supports it: best support " +
+            under(r.score, r.threshold, best_id());
+      append_shortfall(out, why.shortfall, best_id());
+      break;
+    case Kind::NoContent:
+      out = "covered by " + join_ids(chunks, r.covering) +
+            ": no content word to check (score 1.00)" + unknown;
+      break;
+    case Kind::Covered:
+      out = "covered by " + join_ids(chunks, r.covering) + " (support " + fixed2(r.score) +
+            " >= " + fixed2(r.threshold) + ")" + unknown;
+      break;
+    case Kind::NotCovered:
+      out = "not covered: best support " + under(r.score, r.threshold, best_id());
+      append_shortfall(out, why.shortfall, best_id());
+      out += unknown;
+      break;
+  }
+  if (why.cite_it) {
+    out += "; " + std::string(chunks[why.cite_chunk].id) + " supports it (" +
+           fixed2(why.cite_score) + "): cite it";
+  }
+  return out;
+}
 
 ClaimResult check_claim(const ClaimConfig& config, std::string_view claim,
                         const std::vector<ChunkInput>& chunks) {
@@ -530,8 +571,10 @@ AnswerResult check_answer(const ClaimConfig& config, std::string_view answer,
   }
   for (std::size_t u = 0; u < uncited.size(); ++u) {
     if (best[u].first >= min_overlap) {
-      out.claims[uncited[u]].reason += "; " + std::string(chunks[best[u].second].id) +
-                                       " supports it (" + fixed2(best[u].first) + "): cite it";
+      Reason& why = out.claims[uncited[u]].reason;
+      why.cite_it = true;
+      why.cite_chunk = best[u].second;
+      why.cite_score = best[u].first;
     }
   }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,6 +20,43 @@ struct ChunkInput {
   std::string_view text;
 };
 
+/// Why the best chunk falls short of a claim (default mode), as reason_text words it: views into
+/// the claim (its numbers, names and words) and into the chunk (the numbers it says instead).
+struct Shortfall {
+  std::vector<std::string_view> numbers;  // the claim's numbers the chunk lacks
+  std::vector<std::string_view> instead;  // the chunk's other numbers near the claim's words
+  std::vector<std::string_view> names;    // the claim's names the chunk lacks
+  std::vector<std::string_view> opposed;  // words the chunk holds the antonym of
+  std::vector<std::string_view> asked;    // words the chunk holds only in questions
+  std::vector<std::string_view> words;    // other content words the window lacks
+  bool negation_mismatch = false;
+};
+
+/// A claim's reason as parts, formatted by reason_text only when read (formatting every reason was
+/// ~6% of a short check whose reasons nobody read).
+struct Reason {
+  enum class Kind : std::uint8_t {
+    Meta,         // frames the answer ("meta statement ('<phrase>'): ...")
+    UnknownOnly,  // cites only ids naming no chunk
+    NoChunks,     // cited or not, there is no chunk to check it against
+    NoCitation,   // uncited, nothing to check (or no chunk scored)
+    CiteIt,       // uncited, chunk `best` supports it
+    Unsupported,  // uncited, no chunk supports it: the best one and its shortfall
+    NoContent,    // cited, no content word to check
+    Covered,      // cited and covered
+    NotCovered,   // cited, not covered: the best chunk and its shortfall
+  };
+  Kind kind = Kind::NoCitation;
+  std::size_t best = 0;                   // the chunk named (CiteIt, Unsupported, NotCovered)
+  std::string_view meta_phrase;           // Meta
+  std::vector<std::string_view> unknown;  // cited ids naming no chunk (a suffix)
+  Shortfall shortfall;                    // Unsupported, NotCovered
+  // check_answer, an uncited claim: the chunk that would support it ("; <id> supports it ...").
+  bool cite_it = false;
+  std::size_t cite_chunk = 0;
+  double cite_score = 0.0;
+};
+
 /// The decision about one sentence. Chunks are referred to by their index in the input.
 struct ClaimResult {
   text::Span span;         // bytes of the sentence in the answer (the whole text for check_claim)
@@ -30,8 +68,12 @@ struct ClaimResult {
   std::vector<std::string_view> citations;  // distinct cited ids, first-seen (views into the text)
   std::vector<std::size_t> covering;        // evidence chunks with support >= threshold
   std::vector<std::pair<std::size_t, double>> overlaps;  // evidence chunk -> support, in order
-  std::string reason;
+  Reason reason;  // reason_text words it; its views are into the answer and the chunk texts
 };
+
+/// Why, in words: the reason of `result`, checked against `chunks` (the same chunks, whose ids and
+/// texts must still be alive).
+std::string reason_text(const ClaimResult& result, const std::vector<ChunkInput>& chunks);
 
 /// The decision about one answer.
 struct AnswerResult {

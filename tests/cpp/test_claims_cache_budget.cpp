@@ -70,7 +70,7 @@ std::vector<Case> cases() {
 }
 
 // The fields a caller reads, in one comparable string.
-std::string summary(const cl::AnswerResult& r) {
+std::string summary(const cl::AnswerResult& r, const std::vector<cl::ChunkInput>& chunks) {
   std::string out = std::to_string(r.is_grounded) + std::to_string(r.covered_count) + "/" +
                     std::to_string(r.claim_count) + " " + std::to_string(r.supported_ratio) + " " +
                     std::to_string(r.attribution_coverage) + " missing";
@@ -79,7 +79,8 @@ std::string summary(const cl::AnswerResult& r) {
   for (const cl::ClaimResult& c : r.claims) {
     out += "\n" + std::to_string(c.span.begin) + "-" + std::to_string(c.span.end) + " " +
            std::to_string(c.score) + " " + std::to_string(c.is_covered) +
-           std::to_string(c.is_meta) + std::to_string(c.has_content) + " " + c.reason;
+           std::to_string(c.is_meta) + std::to_string(c.has_content) + " " +
+           cl::reason_text(c, chunks);
     for (const auto& [chunk, support] : c.overlaps) {
       out += " " + std::to_string(chunk) + ":" + std::to_string(support);
     }
@@ -88,7 +89,8 @@ std::string summary(const cl::AnswerResult& r) {
 }
 
 std::string check(const cl::ClaimConfig& config, const Case& c) {
-  return summary(cl::check_answer(config, c.answer, c.chunks()));
+  const std::vector<cl::ChunkInput> chunks = c.chunks();
+  return summary(cl::check_answer(config, c.answer, chunks), chunks);
 }
 
 // Restores the default budget however a test ends.
@@ -354,11 +356,13 @@ TEST(ClaimsCacheBudgetBatch, CheckAnswersOnThePoolKeepsNothingAtBudgetZero) {
   const std::vector<cl::AnswerResult> cold = cl::check_answers(config, answers, chunks, 3);
   EXPECT_EQ(ck::cache_bytes(), 0u);
   ASSERT_EQ(cold.size(), warm.size());
-  for (std::size_t i = 0; i < warm.size(); ++i) EXPECT_EQ(summary(cold[i]), summary(warm[i]));
+  for (std::size_t i = 0; i < warm.size(); ++i)
+    EXPECT_EQ(summary(cold[i], chunks[i]), summary(warm[i], chunks[i]));
   ck::set_cache_budget(ck::kDefaultCacheBudget);
   const std::vector<cl::AnswerResult> again = cl::check_answers(config, answers, chunks, 3);
   EXPECT_GT(ck::cache_bytes(), 0u);
-  for (std::size_t i = 0; i < warm.size(); ++i) EXPECT_EQ(summary(again[i]), summary(warm[i]));
+  for (std::size_t i = 0; i < warm.size(); ++i)
+    EXPECT_EQ(summary(again[i], chunks[i]), summary(warm[i], chunks[i]));
 }
 
 }  // namespace

@@ -827,20 +827,26 @@ def test_an_answers_claims_are_built_when_first_read_and_equal_the_eager_records
     answer = "Smith was fined 500 euros [S1]. Paris is mild, très doux [S9]. Courts punish cheating. In summary, yes."
     chunks = [{"id": "S1", "content": "Smith was fined 300 euros."}, {"id": "S2", "content": "Courts punish cheating."}]
     eager = core.check_answer(cc._config, answer, ["S1", "S2"], [c["content"] for c in chunks], ClaimResult)
-    for make in (lambda: cc.check_answer(answer, chunks), lambda: cc.check_answers([answer], [chunks])[0]):
-        result = make()
-        assert "claims" not in vars(result) and "uncovered" not in vars(result)
+    for result in (cc.check_answer(answer, chunks), cc.check_answers([answer], [chunks])[0]):
+        assert "claims" not in vars(result)
+        assert "uncovered" not in vars(result)
         assert (result.is_grounded, result.covered_count, result.missing_citations) == (False, 0, ("S2",))
         seen: list[tuple[ClaimResult, ...]] = []
-        readers = [threading.Thread(target=lambda: seen.append(result.claims)) for _ in range(4)]
+
+        def read(result: AnswerCoverage = result, seen: list[tuple[ClaimResult, ...]] = seen) -> None:
+            seen.append(result.claims)
+
+        readers = [threading.Thread(target=read) for _ in range(4)]
         for reader in readers:
             reader.start()
         for reader in readers:
             reader.join()
-        assert len(seen) == 4 and all(claims is seen[0] for claims in seen)  # built once
+        assert len(seen) == 4
+        assert all(claims is seen[0] for claims in seen)  # built once
         assert result.claims == tuple(eager[0])
         assert result.uncovered == tuple(c for c in result.claims if not c.is_covered)
-        assert result.claim_count == 3 and [c.is_meta for c in result.claims] == [False, False, False, True]
+        assert result.claim_count == 3
+        assert [c.is_meta for c in result.claims] == [False, False, False, True]
         assert "'500' not in S1, which says '300'" in result.claims[0].reason
         assert "_pending_claims" not in vars(result)
     # Equality, repr, pickle and copy before any read see the claims too.
