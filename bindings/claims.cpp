@@ -143,15 +143,44 @@ bool plain_score(PyObject* score) {
 
 enum ChunkKey : std::size_t { kContent, kId, kScore };
 
-/// dict[key] (borrowed) or nullptr when absent.
-PyObject* dict_item(PyObject* dict, ChunkKey key) {
+/// The interned "content", "id" and "score".
+PyObject* chunk_key(ChunkKey key) {
   static PyObject* const keys[] = {PyUnicode_InternFromString("content"),
                                    PyUnicode_InternFromString("id"),
                                    PyUnicode_InternFromString("score")};
   if (keys[key] == nullptr) throw std::runtime_error("cannot make the chunk keys");
-  PyObject* value = PyDict_GetItemWithError(dict, keys[key]);
+  return keys[key];
+}
+
+/// dict[key] (borrowed) or nullptr when absent.
+PyObject* dict_item(PyObject* dict, ChunkKey key) {
+  PyObject* value = PyDict_GetItemWithError(dict, chunk_key(key));
   if (value == nullptr && PyErr_Occurred()) throw py::error_already_set();
   return value;
+}
+
+/// The "content", "id" and "score" values of `dict` (borrowed, nullptr when absent) in one walk of
+/// its entries, when every key is one of those interned strings itself (a dict literal's keys
+/// are): no hashing or probing, which three lookups per chunk cost. False for any other key (the
+/// caller then looks them up).
+bool identity_items(PyObject* dict, PyObject*& content, PyObject*& id, PyObject*& score) {
+  PyObject* const keys[] = {chunk_key(kContent), chunk_key(kId), chunk_key(kScore)};
+  content = id = score = nullptr;
+  Py_ssize_t at = 0;
+  PyObject* key = nullptr;
+  PyObject* value = nullptr;
+  while (PyDict_Next(dict, &at, &key, &value)) {
+    if (key == keys[kContent]) {
+      content = value;
+    } else if (key == keys[kId]) {
+      id = value;
+    } else if (key == keys[kScore]) {
+      score = value;
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 /// Whether the exact-str ids hold a repeat: pairwise for a few chunks (the common case), a set
@@ -194,14 +223,18 @@ bool read_plain(PyObject* chunks, ChunkArgs& out, bool& positional) {
     py::object id;
     if (PyDict_CheckExact(chunk)) {
       positional = false;
-      content = dict_item(chunk, kContent);
-      PyObject* raw_id = dict_item(chunk, kId);
+      PyObject* raw_id = nullptr;
+      PyObject* score = nullptr;
+      if (!identity_items(chunk, content, raw_id, score)) {
+        content = dict_item(chunk, kContent);
+        raw_id = dict_item(chunk, kId);
+        score = dict_item(chunk, kScore);
+      }
       if (content == nullptr || !PyUnicode_CheckExact(content)) return false;
       if (raw_id != nullptr && raw_id != Py_None) {
         if (!PyUnicode_CheckExact(raw_id)) return false;
         id = py::reinterpret_borrow<py::object>(raw_id);
       }
-      PyObject* const score = dict_item(chunk, kScore);
       if (!plain_score(score)) return false;
       // A dict holding only the keys read above has no slow key: most chunks, no scan.
       const Py_ssize_t read = 1 + (raw_id != nullptr ? 1 : 0) + (score != nullptr ? 1 : 0);

@@ -209,7 +209,7 @@ std::size_t ClaimAnalyzer::memory_bytes() const noexcept {
          item_of_key_.capacity() * sizeof(std::int32_t) +
          (filter_codes_.capacity() + word_codes_.capacity()) * sizeof(std::uint16_t) +
          folded_.capacity() + key_.capacity() + found_.capacity() * sizeof(std::uint64_t) +
-         unit_of_.capacity() * sizeof(std::uint32_t) + KeyFilter::memory_bytes() * 2;
+         KeyFilter::memory_bytes() * 2;
 }
 
 void ClaimAnalyzer::add_word_code(std::uint16_t code) {
@@ -560,7 +560,7 @@ void ClaimAnalyzer::chunk_default_presence(std::string_view text, ChunkProfile& 
     while (run < runs.size() && runs[run].end <= token.offset) ++run;
     if (run < runs.size() && runs[run].begin <= token.offset) return;
     if (plainly_skipped(token, filter_, needs)) return;
-    candidates_.push_back({token, 0, chunk_words_.prefetch(token)});
+    candidates_.push_back({token, 0, chunk_words_.prefetch(token), 0});
   });
   for (const Candidate& candidate : candidates_) {
     const ChunkWord& word = chunk_words_.get(candidate.token, candidate.hash, keys_);
@@ -579,13 +579,11 @@ void ClaimAnalyzer::chunk_default_presence(std::string_view text, ChunkProfile& 
 
 void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   chunk_words_.start();
-  // (key id << 32 | position) of every token whose key is a claim key, sorted afterwards; the
-  // unit of each position.
+  // (key id << 32 | candidate index) of every token whose key is a claim key, sorted afterwards
+  // (candidates are in token order, so this is token order per key).
   std::vector<std::uint64_t>& found = found_;
-  std::vector<std::uint32_t>& unit_of = unit_of_;
   std::vector<std::uint64_t>& relation_found = relation_found_;
   found.clear();
-  unit_of.clear();
   relation_found.clear();
   const bool any_relation = !relation_marked_.empty();
   std::uint32_t position = 0;
@@ -607,7 +605,6 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
   };
   const auto visit = [&](const text::Token& token, std::uint32_t unit) {
     const std::uint32_t pos = position++;
-    unit_of.push_back(unit);
     if (may_ask) {
       if (unit != asking_unit) {
         close_question(token.offset);
@@ -618,39 +615,40 @@ void ClaimAnalyzer::chunk_default(std::string_view text, ChunkProfile& out) {
       last_end = token.offset + token.text.size();
     }
     if (plainly_skipped(token, filter_, needs)) return;
-    candidates_.push_back({token, pos, chunk_words_.prefetch(token)});
+    candidates_.push_back({token, pos, chunk_words_.prefetch(token), unit});
   };
   out.unit_count = for_each_unit_token(text, runs, visit);
   if (may_ask) close_question(text.size());
   out.token_count = position;
-  for (const Candidate& candidate : candidates_) {
-    const std::uint32_t pos = candidate.position;
+  for (std::size_t c = 0; c < candidates_.size(); ++c) {
+    const Candidate& candidate = candidates_[c];
     const ChunkWord& word = chunk_words_.get(candidate.token, candidate.hash, keys_);
-    if (any_negation_ && word.negation) out.negations.push_back(pos);
+    if (any_negation_ && word.negation) out.negations.push_back(candidate.position);
     // Numbers, number words and the speaker are keyed exactly; other words are keyed only when
     // the filter lets them by.
     if (chunk_word_skipped(word, filter_, needs)) continue;
     const std::uint32_t id = keys_.local(word.key);
-    if (id != KeyIds::kNone) found.push_back((std::uint64_t{id} << 32) | pos);
+    if (id != KeyIds::kNone) found.push_back((std::uint64_t{id} << 32) | c);
     if (any_relation && is_relation(word.key)) {
-      relation_found.push_back((std::uint64_t{word.key} << 32) | unit_of[pos]);
+      relation_found.push_back((std::uint64_t{word.key} << 32) | candidate.unit);
     }
   }
   std::sort(found.begin(), found.end());
   out.positions.reserve(found.size());
   for (const std::uint64_t entry : found) {
     const auto id = static_cast<std::uint32_t>(entry >> 32);
-    const auto pos = static_cast<std::uint32_t>(entry);
+    const Candidate& candidate = candidates_[static_cast<std::uint32_t>(entry)];
+    const std::uint32_t unit = candidate.unit;
     if (out.keys.empty() || out.keys.back() != id) {
       out.keys.push_back(id);
       out.begin.push_back(static_cast<std::uint32_t>(out.positions.size()));
       out.unit_begin.push_back(static_cast<std::uint32_t>(out.key_units.size()));
       set_bit(out.present, id);
-      out.key_units.push_back(unit_of[pos]);
-    } else if (out.key_units.back() != unit_of[pos]) {
-      out.key_units.push_back(unit_of[pos]);  // positions ascend, so units do
+      out.key_units.push_back(unit);
+    } else if (out.key_units.back() != unit) {
+      out.key_units.push_back(unit);  // positions ascend, so units do
     }
-    out.positions.push_back(pos);
+    out.positions.push_back(candidate.position);
   }
   out.begin.push_back(static_cast<std::uint32_t>(out.positions.size()));
   out.unit_begin.push_back(static_cast<std::uint32_t>(out.key_units.size()));

@@ -307,14 +307,15 @@ class ClaimAnalyzer {
   std::vector<std::int32_t> meta_ids_;     // read_claim_tokens: meta phrase ids of the first tokens
   ChunkWords chunk_words_;                 // chunk token -> key and test parts
   std::vector<std::uint64_t> found_;       // chunk_default scratch
-  std::vector<std::uint32_t> unit_of_;     // chunk_default scratch
   // chunk_default scratch: stable id << 32 | unit; chunk_default_presence's: stable id.
   std::vector<std::uint64_t> relation_found_;
-  /// A chunk token the memo decides on (chunk_default scratch), its memo slot prefetched.
+  /// A chunk token the memo decides on (chunk_default scratch), its memo slot prefetched, with its
+  /// unit (chunk_default_presence: 0).
   struct Candidate {
     text::Token token;
     std::uint32_t position;
     std::uint32_t hash;
+    std::uint32_t unit;
   };
   std::vector<Candidate> candidates_;
 };
