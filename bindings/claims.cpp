@@ -643,6 +643,31 @@ py::object check_answer_chunks(const c::ClaimConfig& config, const py::str& answ
   return scored_answer(config, type, answer_class, answer, utf8, args);
 }
 
+/// check_answer_chunks called without pybind11's dispatcher (~2% of a short check: overload
+/// resolution and argument loaders): its five positional arguments read directly. Anything else,
+/// a wrong type, and every C++ exception but a Python error already set go to the bound function
+/// (`self`), which checks them, runs again and raises what pybind11 translates: no error path
+/// of its own.
+PyObject* check_answer_chunks_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs == 5 && PyUnicode_Check(args[1])) {
+    try {
+      const auto* config = py::handle(args[0]).cast<const c::ClaimConfig*>();
+      if (config != nullptr) {
+        return check_answer_chunks(*config, py::reinterpret_borrow<py::str>(args[1]), args[2],
+                                   py::reinterpret_borrow<py::object>(args[3]),
+                                   py::reinterpret_borrow<py::object>(args[4]))
+            .release()
+            .ptr();
+      }
+    } catch (py::error_already_set& e) {
+      e.restore();
+      return nullptr;
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the bound function raises it, translated
+    }
+  }
+  return PyObject_Vectorcall(self, args, static_cast<std::size_t>(nargs), nullptr);
+}
+
 py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
                        const py::list& ids_per_answer, const py::list& texts_per_answer,
                        const py::object& claim_type, std::size_t threads,
@@ -768,11 +793,22 @@ void sc::bindings::bind_claims(py::module_& m) {
         "(claims, unknown_citations, missing_citations, covered_count, claim_count, "
         "attribution_coverage, supported_ratio, is_grounded) of one answer; with answer_type, an "
         "answer_type object holding them (AnswerCoverage's fields). ids None: S1..Sn.");
-  m.def(
-      "check_answer_chunks", &check_answer_chunks, py::arg("config"), py::arg("answer"),
-      py::arg("chunks"), py::arg("claim_type") = py::none(), py::arg("answer_type") = py::none(),
-      "check_answer on a chunk list plain_chunk_lists would read (str and plain dicts with unique "
-      "ids), read in one pass; None for any other chunks (adapt them, then call check_answer).");
+  m.def("_check_answer_chunks", &check_answer_chunks, py::arg("config"), py::arg("answer"),
+        py::arg("chunks"), py::arg("claim_type") = py::none(), py::arg("answer_type") = py::none(),
+        "check_answer_chunks through pybind11 (argument checks, errors translated).");
+  {
+    // Never freed, like the module: the function object points at it.
+    static PyMethodDef fast{
+        "check_answer_chunks",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&check_answer_chunks_fast)),
+        METH_FASTCALL,
+        "check_answer_chunks(config, answer, chunks, claim_type, answer_type): check_answer on a "
+        "chunk list plain_chunk_lists would read (str and plain dicts with unique ids), read in "
+        "one pass; None for any other chunks (adapt them, then call check_answer)."};
+    const py::object bound = m.attr("_check_answer_chunks");
+    m.attr("check_answer_chunks") =
+        steal(PyCFunction_NewEx(&fast, bound.ptr(), m.attr("__name__").ptr()));
+  }
   m.def(
       "materialize_claims", &materialize_claims, py::arg("answer"),
       "Sets the claims and uncovered of an AnswerCoverage the core built from its pending result; "

@@ -926,6 +926,41 @@ def test_a_long_check_releases_the_gil_and_a_short_one_returns_the_same_result_h
     assert results[0].claims[0].is_covered
 
 
+def test_the_undispatched_check_answer_raises_what_the_bound_function_raises() -> None:
+    # core.check_answer_chunks skips pybind11's dispatcher; every call it cannot take (arguments, errors) goes to the
+    # bound function, so callers see one set of errors.
+    cc = ClaimCoverage()
+    chunks = [{"id": "S1", "content": "Paris is nice."}]
+    fast, bound = core.check_answer_chunks, core._check_answer_chunks
+    ok = fast(cc._config, "Paris is nice [S1].", chunks, ClaimResult, AnswerCoverage)
+    assert ok == bound(cc._config, "Paris is nice [S1].", chunks, ClaimResult, AnswerCoverage)
+    assert ok.claims[0].reason == "covered by S1 (support 1.00 >= 0.30)"
+    assert fast(cc._config, "x", [{"content": 3}], ClaimResult, AnswerCoverage) is None  # not plain: adapt it
+    bad: list[tuple[Any, ...]] = [
+        (),
+        (cc._config, "x", chunks, ClaimResult, AnswerCoverage, None),
+        ("not a config", "x", chunks, ClaimResult, AnswerCoverage),
+        (cc._config, b"x", chunks, ClaimResult, AnswerCoverage),
+        (cc._config, "x", chunks, int, AnswerCoverage),
+        (cc._config, "x\ud800", chunks, ClaimResult, AnswerCoverage),
+        (
+            ClaimCoverage(max_sentences=1)._config,
+            "Alpha beta gamma. Cold delta here.",
+            chunks,
+            ClaimResult,
+            AnswerCoverage,
+        ),
+    ]
+    for args in bad:
+        errors = []
+        for function in (fast, bound):
+            with pytest.raises(Exception) as caught:  # noqa: PT011 - compared with the bound function's below
+                function(*args)
+            errors.append((type(caught.value), str(caught.value)))
+        assert errors[0] == errors[1], args
+    assert errors[0] == (ValueError, "answer has 2 sentences, more than max_sentences=1")
+
+
 def test_a_check_of_many_small_chunks_releases_the_gil() -> None:
     # Under 4 KiB of text, but 20,000 chunks against 200 sentences: tens of milliseconds that held the GIL when only
     # text bytes counted (every chunk costs the check its id and a pass per sentence, whatever its size).

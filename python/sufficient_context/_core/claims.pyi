@@ -148,6 +148,9 @@ def check_answers(
 ) -> list[_A]:
     """check_answer for each answer on C++ threads (0: one per CPU), GIL released; results in input order."""
 
+# check_answer_chunks through pybind11's dispatcher: where every call check_answer_chunks cannot take goes.
+_check_answer_chunks = check_answer_chunks
+
 def materialize_claims(answer: object) -> bool:
     """Sets ``claims`` and ``uncovered`` of an ``answer_type`` object the core built, from the result it holds pending
     (built on first read); False when it holds none."""
