@@ -515,6 +515,63 @@ TEST(ClaimChunkWords, PlainSkipMatchesTheMemo) {
   EXPECT_GT(plain, skipped / 10);  // random words end in "s", "d", "g" or "y" often
 }
 
+// plainly_skipped's byte tables decide as the letter tests they replaced (written out here) for
+// every first and second byte, with last and third bytes of each kind, every need and filters
+// holding some of the codes.
+TEST(ClaimChunkWords, PlainSkipTablesMatchTheLetterTests) {
+  const auto lower = [](unsigned b) { return b + (b - 'A' < 26u ? 'a' - 'A' : 0u); };
+  const auto in = [](unsigned c, std::uint32_t set) {
+    return (c - 'a' < 26u) && (((set >> ((c - 'a') & 31u)) & 1u) != 0);
+  };
+  const auto reference = [&](std::string_view text, const sc::claims::KeyFilter& filter,
+                             sc::claims::ChunkNeeds needs) {
+    const std::size_t n = text.size();
+    const auto at = [&](std::size_t i) { return lower(static_cast<unsigned char>(text[i])); };
+    const unsigned first = at(0);
+    const unsigned second = n > 1 ? at(1) : 0u;
+    const unsigned third = n > 2 ? at(2) : 0u;
+    const unsigned last = at(n - 1);
+    const bool unsure = ((first | second | third | last) & 0x80u) != 0 || first == '\'' ||
+                        second == '\'' ||
+                        filter.has(static_cast<std::uint16_t>(first | (second << 8)));
+    const bool may_always = (in(last, sc::claims::kAlwaysLast) || last == '\'') &&
+                            in(second, sc::claims::kAlwaysSecond);
+    const bool negation = needs.negation && (in(first, sc::claims::kNegationFirst) || last == 't');
+    const bool number = needs.number && in(first, sc::claims::kNumberFirst);
+    const bool speaker = needs.speaker && in(first, sc::claims::kSpeakerFirst);
+    return !(unsure || may_always || negation || number || speaker);
+  };
+  std::mt19937 rng(7);
+  sc::claims::KeyFilter filter;
+  for (int i = 0; i < 20000; ++i) filter.add_code(static_cast<std::uint16_t>(rng()));
+  filter.add_code('a' | ('b' << 8));
+  const std::string lasts = std::string("adgsty'TDYZ09\x80\xff") + '\0';
+  std::size_t checked = 0;
+  for (unsigned b0 = 0; b0 < 256; ++b0) {
+    for (unsigned b1 = 0; b1 < 256; ++b1) {
+      for (const char l : lasts) {
+        for (const std::size_t n :
+             {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{5}}) {
+          std::string text(n, 'x');
+          text[0] = static_cast<char>(b0);
+          if (n > 1) text[1] = static_cast<char>(b1);
+          if (n > 2) text[2] = (b0 + b1) % 3 == 0 ? '\xc3' : 'q';
+          if (n > 1) text[n - 1] = l;
+          const sc::text::Token token{text, 0, sc::text::TokenKind::Word};
+          for (int bits = 0; bits < 8; ++bits) {
+            const sc::claims::ChunkNeeds needs{(bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0};
+            ASSERT_EQ(sc::claims::plainly_skipped(token, filter, needs),
+                      reference(text, filter, needs))
+                << b0 << " " << b1 << " " << static_cast<int>(l) << " " << n << " " << bits;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 30'000'000u);
+}
+
 // What may_reach() reads of a chunk is the same whether the chunk is analyzed in full or for
 // presence only (uncited chunks get the latter first), in both modes, whatever the claims need.
 TEST(ClaimChunkWords, PresenceProfileEqualsTheFullOne) {
