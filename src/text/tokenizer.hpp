@@ -131,6 +131,7 @@ inline bool ascii_token(std::string_view s, std::size_t start, std::size_t& end,
       ++pos;
       continue;
     }
+    if (c == kSep) break;  // most tokens end at a space or punctuation: no connector tests
     if (c == kHigh) {
       // A separator or an ideograph ends the token (an em dash, a closing quote); anything else
       // may continue it.
@@ -217,7 +218,7 @@ inline bool next_token(std::string_view text, std::size_t& pos, Token& out) noex
     pos = p;
     return detail::next_token_utf8(text, pos, out);
   }
-  out = Token{text.substr(p, end - p), p, kind};
+  out = Token{std::string_view(text.data() + p, end - p), p, kind};  // p < end <= size: no check
   pos = end;
   return true;
 }
