@@ -140,7 +140,9 @@ template <class Fn>
 std::uint32_t for_each_unit_token(std::string_view text, const std::vector<text::Span>& runs,
                                   Fn&& fn) {
   // Split only once a token may lie past the first sentence: a one-sentence chunk never is.
-  const std::size_t no_break_before = first_possible_break(text);
+  // `boundary`: before the split, the first possible break; after, where the current span ends
+  // (none for the last), so a token before it needs one test.
+  std::size_t boundary = first_possible_break(text);
   std::vector<text::Span> spans;
   bool split = false;
   std::size_t span = 0;
@@ -152,11 +154,14 @@ std::uint32_t for_each_unit_token(std::string_view text, const std::vector<text:
   text::for_each_token(text, [&](const text::Token& token) {
     while (run < runs.size() && runs[run].end <= token.offset) ++run;
     if (run < runs.size() && runs[run].begin <= token.offset) return;
-    if (!split && token.offset >= no_break_before) {
-      spans = text::split_sentences(text);
-      split = true;
+    if (token.offset >= boundary) {
+      if (!split) {
+        spans = text::split_sentences(text);
+        split = true;
+      }
+      while (span + 1 < spans.size() && token.offset >= spans[span].end) ++span;
+      boundary = span + 1 < spans.size() ? spans[span].end : std::string_view::npos;
     }
-    while (span + 1 < spans.size() && token.offset >= spans[span].end) ++span;
     if (!first && (span != prev_span || glued_after(text, prev, token))) ++unit;
     fn(token, unit);
     first = false;
