@@ -184,6 +184,13 @@ Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
   }
   out.coverage = best;
   out.antonym = best_antonym;
+  const auto missed = [&](std::size_t j) {
+    return claim.is_checked(j) &&
+           ((best_flags.empty() ? 0 : best_flags[j]) & (kExact | kRelated)) == 0;
+  };
+  std::size_t missing = 0;  // sized once: growing one by one cost an allocation per doubling
+  for (std::size_t j = 0; j < k; ++j) missing += missed(j) ? 1 : 0;
+  out.missing.reserve(missing);
   for (std::size_t j = 0; j < k; ++j) {
     if (!claim.is_checked(j)) continue;
     const std::uint8_t f = best_flags.empty() ? 0 : best_flags[j];

@@ -291,6 +291,9 @@ class Scanner {
       : t_(text), n_(text.size()), entries_(entries), by_size_(by_size), skip_(skip) {}
 
   std::vector<Span> run() {
+    // About one sentence per 64 bytes, up to 1,024 at first: one allocation for most texts, where
+    // growing from one span reallocated three or four times.
+    out_.reserve(std::min<std::size_t>(n_ / 64 + 1, 1024));
     while (pos_ < n_) {
       if (skip_) {
         pos_ = skip_inert(t_, pos_);
