@@ -509,7 +509,7 @@ std::pair<py::object, py::object> claim_tuples(const PendingClaims& pending) {
 /// most callers read the verdict, and the records were ~6% of a short check.
 py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
                          const c::ClaimConfig& config, c::AnswerResult&& r, PyObject* text,
-                         const ChunkArgs& chunks) {
+                         ChunkArgs&& chunks) {
   const py::object empty = steal(PyTuple_New(0));
   py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
   // object.__setattr__, as the frozen dataclass's __init__ does: the attributes go to the
@@ -526,7 +526,7 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
   set(answer_field(kIsGrounded), bool_of(r.is_grounded));
   set(answer_field(kMode), mode_str(config.mode()));
   auto pending = std::make_unique<PendingClaims>(
-      PendingClaims{std::move(r), py::reinterpret_borrow<py::object>(text), chunks,
+      PendingClaims{std::move(r), py::reinterpret_borrow<py::object>(text), std::move(chunks),
                     py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(claim_type))});
   py::object capsule = steal(PyCapsule_New(pending.get(), kPendingName, free_pending));
   pending.release();  // the capsule owns it now (free_pending)
@@ -569,9 +569,9 @@ PyTypeObject* answer_type_of(const py::object& type) {
 /// The record or, with an answer_type, the finished object.
 py::object answer_result(PyTypeObject* answer_type, PyTypeObject* claim_type,
                          const c::ClaimConfig& config, c::AnswerResult&& r, PyObject* text,
-                         std::string_view utf8, const ChunkArgs& chunks) {
+                         std::string_view utf8, ChunkArgs&& chunks) {
   if (answer_type == nullptr) return answer_record(claim_type, r, text, utf8, chunks);
-  return answer_object(answer_type, claim_type, config, std::move(r), text, chunks);
+  return answer_object(answer_type, claim_type, config, std::move(r), text, std::move(chunks));
 }
 
 std::shared_ptr<c::ClaimConfig> make_config(double min_overlap, double multi_citation_factor,
@@ -609,13 +609,14 @@ py::object check_claim(const c::ClaimConfig& config, const py::str& claim, const
 /// text: the record, or the answer_class object.
 py::object scored_answer(const c::ClaimConfig& config, PyTypeObject* type,
                          PyTypeObject* answer_class, const py::str& answer, std::string_view utf8,
-                         const ChunkArgs& chunks) {
+                         ChunkArgs&& chunks) {
   c::AnswerResult result;
   {
     const sc::bindings::ReleaseGil release(utf8.size() + chunk_bytes(chunks) >= kReleaseGilBytes);
     result = c::check_answer(config, utf8, chunks.inputs);
   }
-  return answer_result(answer_class, type, config, std::move(result), answer.ptr(), utf8, chunks);
+  return answer_result(answer_class, type, config, std::move(result), answer.ptr(), utf8,
+                       std::move(chunks));
 }
 
 py::object check_answer(const c::ClaimConfig& config, const py::str& answer, const py::object& ids,
@@ -640,7 +641,7 @@ py::object check_answer_chunks(const c::ClaimConfig& config, const py::str& answ
   if (!read_plain(chunks.ptr(), args, positional)) return py::none();
   const std::string_view utf8 = utf8_of(answer.ptr(), "answer");
   encode(args);
-  return scored_answer(config, type, answer_class, answer, utf8, args);
+  return scored_answer(config, type, answer_class, answer, utf8, std::move(args));
 }
 
 /// check_answer_chunks called without pybind11's dispatcher (~2% of a short check: overload
@@ -715,7 +716,7 @@ py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
         },
         [&](std::size_t i, c::AnswerResult&& r) {
           return answer_object(answer_class, type, config, std::move(r), keep[i].ptr(),
-                               chunk_lists[i]);
+                               std::move(chunk_lists[i]));
         });
   }
   std::vector<c::AnswerResult> results;

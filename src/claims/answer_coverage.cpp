@@ -354,6 +354,7 @@ Shortfall shortfall(Check& check, const ClaimProfile& claim, std::size_t best, c
       out.names.push_back(claim.surfaces[j]);
     }
   }
+  out.words.reserve(s.missing.size());  // one allocation, not one per doubling
   for (const std::uint32_t j : s.missing) {
     if (claim.kinds[j] != ItemKind::Content || claim.names[j]) continue;
     (only_asked(chunk, claim.items[j]) ? out.asked : out.words).push_back(claim.surfaces[j]);
