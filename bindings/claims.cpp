@@ -535,7 +535,8 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
 }
 
 /// Builds `answer`'s claims and uncovered tuples from its pending result (answer_object) and sets
-/// them, once: under the GIL, so two threads reading one result at once see the same tuples.
+/// them, once: two threads (or a finalizer) reading one result at once see the same tuples, those
+/// of the first build to finish.
 /// False when `answer` holds no pending result (built in Python, or already materialized).
 bool materialize_claims(const py::object& answer) {
   PyObject* const name = answer_field(kPending);
@@ -549,6 +550,17 @@ bool materialize_claims(const py::object& answer) {
   auto* pending = static_cast<PendingClaims*>(PyCapsule_GetPointer(capsule, kPendingName));
   if (pending == nullptr) throw py::error_already_set();
   auto [claims, uncovered] = claim_tuples(*pending);
+  // Building them allocates, so a collection may run finalizers or gc callbacks, and the
+  // interpreter switch threads: another read of `answer` may have set them meanwhile. Those stay
+  // (a result's claims and uncovered are built once, together); deleting the pending result twice
+  // would raise AttributeError out of the read.
+  PyObject* still = PyObject_GenericGetAttr(answer.ptr(), name);
+  if (still == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
+    PyErr_Clear();
+    return true;
+  }
+  Py_DECREF(still);  // the capsule `held` keeps alive
   const auto set = [&answer](PyObject* field, const py::object& value) {
     if (PyObject_GenericSetAttr(answer.ptr(), field, value.ptr()) != 0) {
       throw py::error_already_set();

@@ -857,6 +857,48 @@ def test_an_answers_claims_are_built_when_first_read_and_equal_the_eager_records
         _ = first.claimz  # type: ignore[attr-defined]
 
 
+def test_an_answers_claims_read_again_while_they_are_built_are_built_once() -> None:
+    # Building the claims allocates, so a collection may run a gc callback or finalizer (or let another thread run)
+    # that reads the same result: that read built and set them, then the first one deleted the pending result again
+    # (AttributeError out of `result.claims`). The first build to finish stays and both reads return it.
+    cc = ClaimCoverage()
+    chunks = [{"id": f"S{i}", "content": f"Paris is the capital of France {i}."} for i in range(1, 20)]
+    answer = " ".join(f"Paris is the capital of France [S{i}]." for i in range(1, 20))
+    result = cc.check_answer(answer, chunks)
+    inner: list[tuple[ClaimResult, ...]] = []
+
+    def read_inside(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and not inner:
+            inner.append(result.claims)
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(1)
+    gc.callbacks.append(read_inside)
+    try:
+        assert core.materialize_claims(result)
+    finally:
+        gc.callbacks.remove(read_inside)
+        gc.set_threshold(*threshold)
+    assert len(inner) == 1
+    assert result.claims is inner[0]
+    assert result.uncovered == tuple(c for c in inner[0] if not c.is_covered)
+    assert "_pending_claims" not in vars(result)
+
+    # A read that misses them just after another one built them (materialize_claims then finds nothing pending).
+    racing = cc.check_answer(answer, chunks)
+    materialize = core.materialize_claims
+
+    def another_read_first(answer: object) -> bool:
+        materialize(racing)
+        return materialize(answer)
+
+    core.materialize_claims = another_read_first
+    try:
+        assert racing.claims == result.claims
+    finally:
+        core.materialize_claims = materialize
+
+
 def test_a_cycle_through_a_results_overlaps_is_collected() -> None:
     # `overlaps` is a dict: holding str and float only it is untracked, but it is mutable, so a record holding it must
     # stay tracked (as CPython keeps any tuple holding a dict): else a cycle run through it is never collected.
