@@ -656,12 +656,13 @@ py::object check_answer_chunks(const c::ClaimConfig& config, const py::str& answ
 }
 
 /// check_answer_chunks called without pybind11's dispatcher (~2% of a short check: overload
-/// resolution and argument loaders): its five positional arguments read directly. Anything else,
-/// a wrong type, and every C++ exception but a Python error already set go to the bound function
-/// (`self`), which checks them, runs again and raises what pybind11 translates: no error path
-/// of its own.
-PyObject* check_answer_chunks_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  if (nargs == 5 && PyUnicode_Check(args[1])) {
+/// resolution and argument loaders): its five positional arguments read directly. Anything else
+/// (keyword arguments too), a wrong type, and every C++ exception but a Python error already set
+/// go to the bound function (`self`), which checks them, runs again and raises what pybind11
+/// translates: no error path of its own.
+PyObject* check_answer_chunks_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                   PyObject* kwnames) {
+  if (kwnames == nullptr && nargs == 5 && PyUnicode_Check(args[1])) {
     try {
       const auto* config = py::handle(args[0]).cast<const c::ClaimConfig*>();
       if (config != nullptr) {
@@ -677,7 +678,7 @@ PyObject* check_answer_chunks_fast(PyObject* self, PyObject* const* args, Py_ssi
     } catch (...) {  // NOLINT(bugprone-empty-catch): the bound function raises it, translated
     }
   }
-  return PyObject_Vectorcall(self, args, static_cast<std::size_t>(nargs), nullptr);
+  return PyObject_Vectorcall(self, args, static_cast<std::size_t>(nargs), kwnames);
 }
 
 py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
@@ -813,7 +814,7 @@ void sc::bindings::bind_claims(py::module_& m) {
     static PyMethodDef fast{
         "check_answer_chunks",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&check_answer_chunks_fast)),
-        METH_FASTCALL,
+        METH_FASTCALL | METH_KEYWORDS,
         "check_answer_chunks(config, answer, chunks, claim_type, answer_type): check_answer on a "
         "chunk list plain_chunk_lists would read (str and plain dicts with unique ids), read in "
         "one pass; None for any other chunks (adapt them, then call check_answer)."};

@@ -1001,6 +1001,18 @@ def test_the_undispatched_check_answer_raises_what_the_bound_function_raises() -
             errors.append((type(caught.value), str(caught.value)))
         assert errors[0] == errors[1], args
     assert errors[0] == (ValueError, "answer has 2 sentences, more than max_sentences=1")
+    # Keyword arguments go to the bound function too: taken as before, or refused as it refuses them.
+    kwargs = {"claim_type": ClaimResult, "answer_type": AnswerCoverage}
+    assert fast(cc._config, "Paris is nice [S1].", chunks, **kwargs) == ok
+    assert fast(config=cc._config, answer="Paris is nice [S1].", chunks=chunks, **kwargs) == ok
+    assert fast(cc._config, "Paris is nice [S1].", chunks, ClaimResult, answer_type=AnswerCoverage) == ok
+    for keywords in ({"answer": "x"}, {"nope": 1}):
+        refusals = []
+        for function in (fast, bound):
+            with pytest.raises(TypeError) as refused:
+                function(cc._config, "x", chunks, ClaimResult, AnswerCoverage, **keywords)
+            refusals.append(str(refused.value))
+        assert refusals[0] == refusals[1]
 
 
 def test_a_check_of_many_small_chunks_releases_the_gil() -> None:
