@@ -467,14 +467,43 @@ py::object mode_str(c::Mode mode) {
 }
 
 /// What an AnswerCoverage's claims are built from when first read: the core's result and the
-/// objects its views and indexes refer to (the answer, whose UTF-8 the citations view, and the
-/// chunks, whose ids name them and whose texts the reasons view).
+/// objects its views and indexes refer to (the answer, whose UTF-8 the citations and most of the
+/// reasons view, and the chunks' ids, which name them).
 struct PendingClaims {
   c::AnswerResult result;
   py::object answer;
-  ChunkArgs chunks;  // the reasons' views are into their texts
+  ChunkArgs chunks;    // their ids only: a result kept unread must not keep every chunk text alive
+  std::string quoted;  // the chunk numbers the reasons quote (Shortfall::instead), which view it
   py::object claim_type;
 };
+
+/// What `chunks` and `r` become in a pending result: the chunk ids, without the texts (a caller
+/// keeping results unread once held every chunk's text alive), and the numbers `r`'s reasons quote
+/// from those texts copied into `pending.quoted`, their views moved there.
+std::unique_ptr<PendingClaims> pending_claims(c::AnswerResult&& r, PyObject* text,
+                                              const ChunkArgs& chunks, PyTypeObject* claim_type) {
+  auto pending = std::make_unique<PendingClaims>();
+  pending->result = std::move(r);
+  pending->answer = py::reinterpret_borrow<py::object>(text);
+  pending->claim_type = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(claim_type));
+  pending->chunks.ids = chunks.ids;
+  pending->chunks.inputs.reserve(chunks.inputs.size());
+  for (const c::ChunkInput& chunk : chunks.inputs) pending->chunks.inputs.push_back({chunk.id, {}});
+  std::size_t bytes = 0;
+  for (const c::ClaimResult& claim : pending->result.claims) {
+    for (const std::string_view number : claim.reason.shortfall.instead) bytes += number.size();
+  }
+  std::string& quoted = pending->quoted;
+  quoted.reserve(bytes);  // never reallocated below: the views stay valid
+  for (c::ClaimResult& claim : pending->result.claims) {
+    for (std::string_view& number : claim.reason.shortfall.instead) {
+      const std::size_t at = quoted.size();
+      quoted.append(number);
+      number = std::string_view(quoted).substr(at, number.size());
+    }
+  }
+  return pending;
+}
 
 constexpr const char* kPendingName = "sufficient_context.PendingClaims";
 
@@ -525,9 +554,7 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
   set(answer_field(kUnknownCitations), view_tuple(r.unknown_citations));
   set(answer_field(kIsGrounded), bool_of(r.is_grounded));
   set(answer_field(kMode), mode_str(config.mode()));
-  auto pending = std::make_unique<PendingClaims>(
-      PendingClaims{std::move(r), py::reinterpret_borrow<py::object>(text), chunks,
-                    py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(claim_type))});
+  auto pending = pending_claims(std::move(r), text, chunks, claim_type);
   py::object capsule = steal(PyCapsule_New(pending.get(), kPendingName, free_pending));
   pending.release();  // the capsule owns it now (free_pending)
   set(answer_field(kPending), capsule);
