@@ -467,14 +467,44 @@ py::object mode_str(c::Mode mode) {
 }
 
 /// What an AnswerCoverage's claims are built from when first read: the core's result and the
-/// objects its views and indexes refer to (the answer, whose UTF-8 the citations view, and the
-/// chunks, whose ids name them and whose texts the reasons view).
+/// objects its views and indexes refer to (the answer, whose UTF-8 the citations and most of the
+/// reasons view, and the chunks' ids, which name them).
 struct PendingClaims {
   c::AnswerResult result;
   py::object answer;
-  ChunkArgs chunks;  // the reasons' views are into their texts
+  ChunkArgs chunks;    // their ids only: a result kept unread must not keep every chunk text alive
+  std::string quoted;  // the chunk numbers the reasons quote (Shortfall::instead), which view it
   py::object claim_type;
 };
+
+/// What `chunks` and `r` become in a pending result: the chunk ids, without the texts (a caller
+/// keeping results unread once held every chunk's text alive), and the numbers `r`'s reasons quote
+/// from those texts copied into `pending.quoted`, their views moved there.
+std::unique_ptr<PendingClaims> pending_claims(c::AnswerResult&& r, PyObject* text,
+                                              ChunkArgs&& chunks, PyTypeObject* claim_type) {
+  auto pending = std::make_unique<PendingClaims>();
+  pending->result = std::move(r);
+  pending->answer = py::reinterpret_borrow<py::object>(text);
+  pending->claim_type = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(claim_type));
+  // Taken over, not copied (no allocation); the texts are left to `chunks`, which drops them.
+  pending->chunks.ids = std::move(chunks.ids);
+  pending->chunks.inputs = std::move(chunks.inputs);
+  for (c::ChunkInput& chunk : pending->chunks.inputs) chunk.text = {};
+  std::size_t bytes = 0;
+  for (const c::ClaimResult& claim : pending->result.claims) {
+    for (const std::string_view number : claim.reason.shortfall.instead) bytes += number.size();
+  }
+  std::string& quoted = pending->quoted;
+  quoted.reserve(bytes);  // never reallocated below: the views stay valid
+  for (c::ClaimResult& claim : pending->result.claims) {
+    for (std::string_view& number : claim.reason.shortfall.instead) {
+      const std::size_t at = quoted.size();
+      quoted.append(number);
+      number = std::string_view(quoted).substr(at, number.size());
+    }
+  }
+  return pending;
+}
 
 constexpr const char* kPendingName = "sufficient_context.PendingClaims";
 
@@ -525,9 +555,7 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
   set(answer_field(kUnknownCitations), view_tuple(r.unknown_citations));
   set(answer_field(kIsGrounded), bool_of(r.is_grounded));
   set(answer_field(kMode), mode_str(config.mode()));
-  auto pending = std::make_unique<PendingClaims>(
-      PendingClaims{std::move(r), py::reinterpret_borrow<py::object>(text), std::move(chunks),
-                    py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(claim_type))});
+  auto pending = pending_claims(std::move(r), text, std::move(chunks), claim_type);
   py::object capsule = steal(PyCapsule_New(pending.get(), kPendingName, free_pending));
   pending.release();  // the capsule owns it now (free_pending)
   set(answer_field(kPending), capsule);
@@ -535,7 +563,8 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
 }
 
 /// Builds `answer`'s claims and uncovered tuples from its pending result (answer_object) and sets
-/// them, once: under the GIL, so two threads reading one result at once see the same tuples.
+/// them, once: two threads (or a finalizer) reading one result at once see the same tuples, those
+/// of the first build to finish.
 /// False when `answer` holds no pending result (built in Python, or already materialized).
 bool materialize_claims(const py::object& answer) {
   PyObject* const name = answer_field(kPending);
@@ -549,6 +578,17 @@ bool materialize_claims(const py::object& answer) {
   auto* pending = static_cast<PendingClaims*>(PyCapsule_GetPointer(capsule, kPendingName));
   if (pending == nullptr) throw py::error_already_set();
   auto [claims, uncovered] = claim_tuples(*pending);
+  // Building them allocates, so a collection may run finalizers or gc callbacks, and the
+  // interpreter switch threads: another read of `answer` may have set them meanwhile. Those stay
+  // (a result's claims and uncovered are built once, together); deleting the pending result twice
+  // would raise AttributeError out of the read.
+  PyObject* still = PyObject_GenericGetAttr(answer.ptr(), name);
+  if (still == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
+    PyErr_Clear();
+    return true;
+  }
+  Py_DECREF(still);  // the capsule `held` keeps alive
   const auto set = [&answer](PyObject* field, const py::object& value) {
     if (PyObject_GenericSetAttr(answer.ptr(), field, value.ptr()) != 0) {
       throw py::error_already_set();
@@ -645,12 +685,13 @@ py::object check_answer_chunks(const c::ClaimConfig& config, const py::str& answ
 }
 
 /// check_answer_chunks called without pybind11's dispatcher (~2% of a short check: overload
-/// resolution and argument loaders): its five positional arguments read directly. Anything else,
-/// a wrong type, and every C++ exception but a Python error already set go to the bound function
-/// (`self`), which checks them, runs again and raises what pybind11 translates: no error path
-/// of its own.
-PyObject* check_answer_chunks_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  if (nargs == 5 && PyUnicode_Check(args[1])) {
+/// resolution and argument loaders): its five positional arguments read directly. Anything else
+/// (keyword arguments too), a wrong type, and every C++ exception but a Python error already set
+/// go to the bound function (`self`), which checks them, runs again and raises what pybind11
+/// translates: no error path of its own.
+PyObject* check_answer_chunks_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                   PyObject* kwnames) {
+  if (kwnames == nullptr && nargs == 5 && PyUnicode_Check(args[1])) {
     try {
       const auto* config = py::handle(args[0]).cast<const c::ClaimConfig*>();
       if (config != nullptr) {
@@ -666,7 +707,7 @@ PyObject* check_answer_chunks_fast(PyObject* self, PyObject* const* args, Py_ssi
     } catch (...) {  // NOLINT(bugprone-empty-catch): the bound function raises it, translated
     }
   }
-  return PyObject_Vectorcall(self, args, static_cast<std::size_t>(nargs), nullptr);
+  return PyObject_Vectorcall(self, args, static_cast<std::size_t>(nargs), kwnames);
 }
 
 py::list check_answers(const c::ClaimConfig& config, const py::list& answers,
@@ -802,7 +843,7 @@ void sc::bindings::bind_claims(py::module_& m) {
     static PyMethodDef fast{
         "check_answer_chunks",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&check_answer_chunks_fast)),
-        METH_FASTCALL,
+        METH_FASTCALL | METH_KEYWORDS,
         "check_answer_chunks(config, answer, chunks, claim_type, answer_type): check_answer on a "
         "chunk list plain_chunk_lists would read (str and plain dicts with unique ids), read in "
         "one pass; None for any other chunks (adapt them, then call check_answer)."};

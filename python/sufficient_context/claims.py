@@ -29,6 +29,7 @@ in ``check_answer``; its reason names the chunk to cite.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import numbers
@@ -189,8 +190,12 @@ class AnswerCoverage:
         def __getattr__(self, name: str) -> Any:
             # A result the core built holds its claims as one C++ result until they are first read
             # (most callers read only the verdict); `claims` and `uncovered` are then built and set.
-            if name in _PENDING_FIELDS and _core.materialize_claims(self):
-                return object.__getattribute__(self, name)
+            # Another read (a thread, a finalizer) may have built them since this one missed them: then
+            # materialize_claims finds nothing pending, and they are there all the same.
+            if name in _PENDING_FIELDS:
+                _core.materialize_claims(self)
+                with contextlib.suppress(AttributeError):
+                    return object.__getattribute__(self, name)
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __getstate__(self) -> dict[str, Any]:

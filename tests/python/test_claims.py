@@ -857,6 +857,72 @@ def test_an_answers_claims_are_built_when_first_read_and_equal_the_eager_records
         _ = first.claimz  # type: ignore[attr-defined]
 
 
+def test_an_unread_answer_keeps_no_chunk_text_alive_and_its_reasons_quote_the_chunks_all_the_same() -> None:
+    # The pending claims kept every chunk's text alive until read: a caller keeping results of chunks it had let go
+    # held them all (5,000 results of 5 chunks of 4 KB: 125 MB instead of 30). The numbers a reason quotes from a
+    # chunk are copied instead.
+    cc = ClaimCoverage()
+    content = "".join(["The ticket costs ", "300 euros, the museum opened in 1889."])
+    before = sys.getrefcount(content)
+    chunks = [{"id": "S1", "content": content}, {"id": "S2", "content": "Paris is the capital of France."}]
+    results = [
+        cc.check_answer("The ticket costs 500 euros [S1]. Paris is the capital [S2].", chunks),
+        cc.check_answers(["The ticket costs 500 euros [S1]. Paris is the capital [S2]."], [chunks])[0],
+    ]
+    del chunks
+    assert sys.getrefcount(content) == before
+    del content
+    gc.collect()
+    _ = ["".join(["The ticket costs ", f"{i:03} euros, the museum opened in 1889."]) for i in range(1000)]
+    for result in results:
+        assert (
+            result.claims[0].reason == "not covered: best support 0.06 (S1) < 0.30; '500' not in S1, which says '300'"
+        )
+        assert result.claims[1].is_covered
+
+
+def test_an_answers_claims_read_again_while_they_are_built_are_built_once() -> None:
+    # Building the claims allocates, so a collection may run a gc callback or finalizer (or let another thread run)
+    # that reads the same result: that read built and set them, then the first one deleted the pending result again
+    # (AttributeError out of `result.claims`). The first build to finish stays and both reads return it.
+    cc = ClaimCoverage()
+    chunks = [{"id": f"S{i}", "content": f"Paris is the capital of France {i}."} for i in range(1, 20)]
+    answer = " ".join(f"Paris is the capital of France [S{i}]." for i in range(1, 20))
+    result = cc.check_answer(answer, chunks)
+    inner: list[tuple[ClaimResult, ...]] = []
+
+    def read_inside(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and not inner:
+            inner.append(result.claims)
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(1)
+    gc.callbacks.append(read_inside)
+    try:
+        assert core.materialize_claims(result)
+    finally:
+        gc.callbacks.remove(read_inside)
+        gc.set_threshold(*threshold)
+    assert len(inner) == 1
+    assert result.claims is inner[0]
+    assert result.uncovered == tuple(c for c in inner[0] if not c.is_covered)
+    assert "_pending_claims" not in vars(result)
+
+    # A read that misses them just after another one built them (materialize_claims then finds nothing pending).
+    racing = cc.check_answer(answer, chunks)
+    materialize = core.materialize_claims
+
+    def another_read_first(answer: object) -> bool:
+        materialize(racing)
+        return materialize(answer)
+
+    core.materialize_claims = another_read_first
+    try:
+        assert racing.claims == result.claims
+    finally:
+        core.materialize_claims = materialize
+
+
 def test_a_cycle_through_a_results_overlaps_is_collected() -> None:
     # `overlaps` is a dict: holding str and float only it is untracked, but it is mutable, so a record holding it must
     # stay tracked (as CPython keeps any tuple holding a dict): else a cycle run through it is never collected.
@@ -959,6 +1025,18 @@ def test_the_undispatched_check_answer_raises_what_the_bound_function_raises() -
             errors.append((type(caught.value), str(caught.value)))
         assert errors[0] == errors[1], args
     assert errors[0] == (ValueError, "answer has 2 sentences, more than max_sentences=1")
+    # Keyword arguments go to the bound function too: taken as before, or refused as it refuses them.
+    kwargs = {"claim_type": ClaimResult, "answer_type": AnswerCoverage}
+    assert fast(cc._config, "Paris is nice [S1].", chunks, **kwargs) == ok
+    assert fast(config=cc._config, answer="Paris is nice [S1].", chunks=chunks, **kwargs) == ok
+    assert fast(cc._config, "Paris is nice [S1].", chunks, ClaimResult, answer_type=AnswerCoverage) == ok
+    for keywords in ({"answer": "x"}, {"nope": 1}):
+        refusals = []
+        for function in (fast, bound):
+            with pytest.raises(TypeError) as refused:
+                function(cc._config, "x", chunks, ClaimResult, AnswerCoverage, **keywords)
+            refusals.append(str(refused.value))
+        assert refusals[0] == refusals[1]
 
 
 def test_a_check_of_many_small_chunks_releases_the_gil() -> None:
