@@ -133,7 +133,11 @@ void for_each_claim_token(std::string_view text, const std::vector<text::Span>& 
   while (text::next_token(text, pos, token)) {
     while (token_run < runs.size() && runs[token_run].end <= token.offset) ++token_run;
     if (token_run < runs.size() && runs[token_run].begin <= token.offset) continue;
-    const bool start = first || gap_ends_sentence(text, last_end, token.offset, runs, gap_run);
+    // A gap of one space (most) ends nothing and holds no citation run, which has no token
+    // before and after it inside one byte: no call (gap_run catches up at the next one).
+    const bool one_space = token.offset == last_end + 1 && text[last_end] == ' ';
+    const bool start =
+        first || (!one_space && gap_ends_sentence(text, last_end, token.offset, runs, gap_run));
     first = false;
     last_end = token.offset + token.text.size();
     if constexpr (std::is_same_v<std::invoke_result_t<Fn&, const ClaimToken&>, bool>) {
