@@ -60,6 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       require(claim.span.begin >= end && claim.span.end <= answer.size(), "claim span in order");
       end = claim.span.end;
       require(sc::fuzz::in_unit(claim.score), "claim score finite and in [0, 1]");
+      // Reasons are worded only when read: every view they keep must still be readable here.
+      require(!cl::reason_text(claim, chunks).empty(), "every claim has a reason");
     }
     require(sc::fuzz::in_unit(result.supported_ratio), "supported_ratio in [0, 1]");
     require(sc::fuzz::in_unit(result.attribution_coverage), "attribution_coverage in [0, 1]");
@@ -67,6 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!chunks.empty()) {
       const cl::ClaimResult one = cl::check_claim(config(mode), answer, chunks);
       require(sc::fuzz::in_unit(one.score), "check_claim score in [0, 1]");
+      require(!cl::reason_text(one, chunks).empty(), "check_claim has a reason");
     }
   }
   return 0;
