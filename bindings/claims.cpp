@@ -533,6 +533,25 @@ std::pair<py::object, py::object> claim_tuples(const PendingClaims& pending) {
   return {std::move(claims), std::move(uncovered)};
 }
 
+/// object.__setattr__(object, name, value), as the frozen dataclass's __init__ sets its fields: the
+/// attributes go to the instance's inline values without materializing its __dict__.
+void set_field(PyObject* object, AnswerField field, const py::object& value) {
+  if (PyObject_GenericSetAttr(object, answer_field(field), value.ptr()) != 0) {
+    throw py::error_already_set();
+  }
+}
+
+/// object's own attribute `field` (no __getattr__), or an empty object when it has none.
+py::object own_field(PyObject* object, AnswerField field) {
+  PyObject* value = PyObject_GenericGetAttr(object, answer_field(field));
+  if (value == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
+    PyErr_Clear();
+    return py::object();
+  }
+  return steal(value);
+}
+
 /// An `answer_type` (AnswerCoverage) built as object.__new__ and its attributes set: what the
 /// frozen dataclass's __init__ would set, without a Python call per field. Its claims and
 /// uncovered tuples are left to materialize_claims, on first read (AnswerCoverage.__getattr__):
@@ -542,23 +561,19 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
                          ChunkArgs&& chunks) {
   const py::object empty = steal(PyTuple_New(0));
   py::object out = steal(PyBaseObject_Type.tp_new(answer_type, empty.ptr(), nullptr));
-  // object.__setattr__, as the frozen dataclass's __init__ does: the attributes go to the
-  // instance's inline values without materializing its __dict__.
-  const auto set = [&out](PyObject* name, const py::object& value) {
-    if (PyObject_GenericSetAttr(out.ptr(), name, value.ptr()) != 0) throw py::error_already_set();
-  };
-  set(answer_field(kAnswer), py::reinterpret_borrow<py::object>(text));
-  set(answer_field(kCoveredCount), steal(PyLong_FromSize_t(r.covered_count)));
-  set(answer_field(kAttributionCoverage), steal(PyFloat_FromDouble(r.attribution_coverage)));
-  set(answer_field(kSupportedRatio), steal(PyFloat_FromDouble(r.supported_ratio)));
-  set(answer_field(kMissingCitations), id_tuple(chunks, r.missing_citations));
-  set(answer_field(kUnknownCitations), view_tuple(r.unknown_citations));
-  set(answer_field(kIsGrounded), bool_of(r.is_grounded));
-  set(answer_field(kMode), mode_str(config.mode()));
+  PyObject* const object = out.ptr();
+  set_field(object, kAnswer, py::reinterpret_borrow<py::object>(text));
+  set_field(object, kCoveredCount, steal(PyLong_FromSize_t(r.covered_count)));
+  set_field(object, kAttributionCoverage, steal(PyFloat_FromDouble(r.attribution_coverage)));
+  set_field(object, kSupportedRatio, steal(PyFloat_FromDouble(r.supported_ratio)));
+  set_field(object, kMissingCitations, id_tuple(chunks, r.missing_citations));
+  set_field(object, kUnknownCitations, view_tuple(r.unknown_citations));
+  set_field(object, kIsGrounded, bool_of(r.is_grounded));
+  set_field(object, kMode, mode_str(config.mode()));
   auto pending = pending_claims(std::move(r), text, std::move(chunks), claim_type);
   py::object capsule = steal(PyCapsule_New(pending.get(), kPendingName, free_pending));
   pending.release();  // the capsule owns it now (free_pending)
-  set(answer_field(kPending), capsule);
+  set_field(object, kPending, capsule);
   return out;
 }
 
@@ -567,36 +582,22 @@ py::object answer_object(PyTypeObject* answer_type, PyTypeObject* claim_type,
 /// of the first build to finish.
 /// False when `answer` holds no pending result (built in Python, or already materialized).
 bool materialize_claims(const py::object& answer) {
-  PyObject* const name = answer_field(kPending);
-  PyObject* capsule = PyObject_GenericGetAttr(answer.ptr(), name);
-  if (capsule == nullptr) {
-    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
-    PyErr_Clear();
-    return false;
-  }
-  const py::object held = steal(capsule);
-  auto* pending = static_cast<PendingClaims*>(PyCapsule_GetPointer(capsule, kPendingName));
+  PyObject* const object = answer.ptr();
+  const py::object capsule = own_field(object, kPending);  // held while the tuples are built
+  if (!capsule) return false;
+  auto* pending = static_cast<PendingClaims*>(PyCapsule_GetPointer(capsule.ptr(), kPendingName));
   if (pending == nullptr) throw py::error_already_set();
   auto [claims, uncovered] = claim_tuples(*pending);
   // Building them allocates, so a collection may run finalizers or gc callbacks, and the
   // interpreter switch threads: another read of `answer` may have set them meanwhile. Those stay
   // (a result's claims and uncovered are built once, together); deleting the pending result twice
   // would raise AttributeError out of the read.
-  PyObject* still = PyObject_GenericGetAttr(answer.ptr(), name);
-  if (still == nullptr) {
-    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
-    PyErr_Clear();
-    return true;
+  if (!own_field(object, kPending)) return true;
+  set_field(object, kClaims, claims);
+  set_field(object, kUncovered, uncovered);
+  if (PyObject_GenericSetAttr(object, answer_field(kPending), nullptr) != 0) {
+    throw py::error_already_set();
   }
-  Py_DECREF(still);  // the capsule `held` keeps alive
-  const auto set = [&answer](PyObject* field, const py::object& value) {
-    if (PyObject_GenericSetAttr(answer.ptr(), field, value.ptr()) != 0) {
-      throw py::error_already_set();
-    }
-  };
-  set(answer_field(kClaims), claims);
-  set(answer_field(kUncovered), uncovered);
-  if (PyObject_GenericSetAttr(answer.ptr(), name, nullptr) != 0) throw py::error_already_set();
   return true;
 }
 

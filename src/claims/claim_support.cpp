@@ -184,19 +184,20 @@ Support default_support(const ClaimProfile& claim, const ChunkProfile& chunk,
   }
   out.coverage = best;
   out.antonym = best_antonym;
+  const auto flags_of = [&](std::size_t j) -> std::uint8_t {
+    return best_flags.empty() ? 0 : best_flags[j];
+  };
   const auto missed = [&](std::size_t j) {
-    return claim.is_checked(j) &&
-           ((best_flags.empty() ? 0 : best_flags[j]) & (kExact | kRelated)) == 0;
+    return claim.is_checked(j) && (flags_of(j) & (kExact | kRelated)) == 0;
   };
   std::size_t missing = 0;  // sized once: growing one by one cost an allocation per doubling
   for (std::size_t j = 0; j < k; ++j) missing += missed(j) ? 1 : 0;
   out.missing.reserve(missing);
   for (std::size_t j = 0; j < k; ++j) {
     if (!claim.is_checked(j)) continue;
-    const std::uint8_t f = best_flags.empty() ? 0 : best_flags[j];
-    if (!(f & (kExact | kRelated))) {
+    if (missed(j)) {
       out.missing.push_back(static_cast<std::uint32_t>(j));
-      if (f & kAntonym) out.opposed.push_back(static_cast<std::uint32_t>(j));
+      if (flags_of(j) & kAntonym) out.opposed.push_back(static_cast<std::uint32_t>(j));
     }
     if (chunk.contains(claim.items[j])) continue;
     if (claim.kinds[j] == ItemKind::Number) ++out.missing_numbers;

@@ -11,6 +11,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -831,16 +832,8 @@ def test_an_answers_claims_are_built_when_first_read_and_equal_the_eager_records
         assert "claims" not in vars(result)
         assert "uncovered" not in vars(result)
         assert (result.is_grounded, result.covered_count, result.missing_citations) == (False, 0, ("S2",))
-        seen: list[tuple[ClaimResult, ...]] = []
-
-        def read(result: AnswerCoverage = result, seen: list[tuple[ClaimResult, ...]] = seen) -> None:
-            seen.append(result.claims)
-
-        readers = [threading.Thread(target=read) for _ in range(4)]
-        for reader in readers:
-            reader.start()
-        for reader in readers:
-            reader.join()
+        with ThreadPoolExecutor(4) as pool:
+            seen = list(pool.map(lambda r: r.claims, [result] * 4))
         assert len(seen) == 4
         assert all(claims is seen[0] for claims in seen)  # built once
         assert result.claims == tuple(eager[0])
