@@ -273,53 +273,61 @@ std::vector<std::string_view> other_numbers(Check& check, const ClaimProfile& cl
     text::Token token;
     std::string_view shown;
     bool number;
-    bool keyed;  // key holds token_key (computed for numbers and their neighbours only)
-    std::string key;
+    bool keyed;         // key holds chunk_key (read for numbers and their neighbours only)
+    std::uint32_t key;  // the token's key id, KeyIds::kNone when no claim has it
   };
   std::vector<Seen> tokens;
   std::string folded;
   for_each_unit_token(text, citation_runs_of(text), [&](const text::Token& t, std::uint32_t unit) {
     if (unit < first || unit > last) return;
-    Seen seen{t, t.text, false, false, ""};
+    Seen seen{t, t.text, false, false, KeyIds::kNone};
     // token_key's answer to "is it a number", without stemming.
     const std::string_view digits = number_part(t.text, t.kind);
     if (!digits.empty()) {
       seen.shown = digits;
       seen.number = true;
-    } else if (t.kind == text::TokenKind::Word) {
+    } else if (t.kind == text::TokenKind::Word && !t.text.empty() &&
+               (detail::kSkipBits[static_cast<unsigned char>(t.text[0])] &
+                (detail::kSkipHigh | detail::kSkipNumberFirst)) != 0) {
+      // A number word folds to one of kNumberFirst's letters first; an ASCII first letter folds
+      // to itself lowered, so only those letters and non-ASCII words are folded.
       fold_token(t.text, folded);
       seen.number = !number_word(folded).empty();
     }
-    tokens.push_back(std::move(seen));
+    tokens.push_back(seen);
   });
-  const auto key_of = [&](std::size_t i) -> const std::string& {
+  ClaimAnalyzer& analyzer = check.analyzer();
+  const auto key_of = [&](std::size_t i) {
     Seen& seen = tokens[i];
     if (!seen.keyed) {
-      fold_token(seen.token.text, folded);
-      token_key(seen.token.text, seen.token.kind, folded, seen.key);
+      seen.key = analyzer.chunk_key(seen.token);
       seen.keyed = true;
     }
     return seen.key;
   };
-  // Sets, not scans: a claim and a chunk of thousands of numbers each stay linear.
-  std::unordered_set<std::string_view> claim_keys;
-  std::unordered_set<std::string_view> content_keys;
+  // Key ids, not strings: equal keys have equal ids. Sorted, so a claim and a chunk of thousands
+  // of numbers each stay n log n.
+  std::vector<std::uint32_t> claim_keys(claim.items.begin(), claim.items.end());
+  std::vector<std::uint32_t> content_keys;
   for (std::size_t j = 0; j < claim.items.size(); ++j) {
-    const std::string_view key = check.analyzer().key(claim.items[j]);
-    claim_keys.insert(key);
-    if (claim.kinds[j] == ItemKind::Content) content_keys.insert(key);
+    if (claim.kinds[j] == ItemKind::Content) content_keys.push_back(claim.items[j]);
   }
+  std::sort(claim_keys.begin(), claim_keys.end());
+  std::sort(content_keys.begin(), content_keys.end());
+  const auto has = [](const std::vector<std::uint32_t>& ids, std::uint32_t id) {
+    return id != KeyIds::kNone && std::binary_search(ids.begin(), ids.end(), id);
+  };
   std::vector<std::string_view> near;
   std::vector<std::string_view> all;
   std::unordered_set<std::string_view> near_seen;
   std::unordered_set<std::string_view> all_seen;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (!tokens[i].number || claim_keys.count(key_of(i)) > 0) continue;
+    if (!tokens[i].number || has(claim_keys, key_of(i))) continue;
     if (all_seen.insert(tokens[i].shown).second) all.push_back(tokens[i].shown);
     const std::size_t lo = i >= kNearNumber ? i - kNearNumber : 0;
     const std::size_t hi = std::min(tokens.size(), i + kNearNumber + 1);
     for (std::size_t k = lo; k < hi; ++k) {
-      if (k != i && content_keys.count(key_of(k)) > 0) {
+      if (k != i && has(content_keys, key_of(k))) {
         if (near_seen.insert(tokens[i].shown).second) near.push_back(tokens[i].shown);
         break;
       }

@@ -212,6 +212,12 @@ class ClaimAnalyzer {
   /// Number of distinct claim keys so far.
   std::size_t key_count() const noexcept { return keys_.local_count(); }
 
+  /// The key id of a chunk token's key in this check (KeyIds::kNone when no claim has it), read
+  /// through the chunk word memo the chunk pass filled (token_key, stemmed at most once).
+  std::uint32_t chunk_key(const text::Token& token) {
+    return keys_.local(chunk_words_.get(token, keys_).key);
+  }
+
  private:
   std::uint32_t intern(std::string_view key) { return add_key(keys_.intern(key)); }
   /// The key id of stable id `stable`, registered when new in this check: filter bit, item

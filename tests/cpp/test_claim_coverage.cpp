@@ -85,6 +85,30 @@ TEST(ClaimCoverage, OneCitedSentence) {
   EXPECT_TRUE(r.is_grounded);
 }
 
+TEST(ClaimCoverage, ReasonQuotesTheNumbersNearTheClaimsWordsElseEveryNumber) {
+  // "which says" quotes the chunk's numbers as written (number words in any case, digits as their
+  // number part) that the claim lacks: those within three tokens of a claim content word when any
+  // is, else all of them.
+  const std::vector<ChunkInput> chunk = {
+      {"S1", "Filed under Section 420 of the old code, the term may extend to Seven years."}};
+  const ClaimResult near =
+      sc::claims::check_claim(config(), "The term may extend to ten years [S1].", chunk);
+  EXPECT_FALSE(near.is_covered);
+  EXPECT_NE(reason_text(near, chunk).find("'ten' not in S1, which says 'Seven'"), std::string::npos)
+      << reason_text(near, chunk);
+  const ClaimResult all =
+      sc::claims::check_claim(config(), "A fine of 500 rupees applies [S1].", chunk);
+  EXPECT_FALSE(all.is_covered);
+  EXPECT_NE(reason_text(all, chunk).find("'500' not in S1, which says '420', 'Seven'"),
+            std::string::npos)
+      << reason_text(all, chunk);
+  // A number the claim has is not quoted back ("420" is the claim's own).
+  const ClaimResult own =
+      sc::claims::check_claim(config(), "Section 420 sets a term of nine years [S1].", chunk);
+  EXPECT_NE(reason_text(own, chunk).find("'nine' not in S1, which says 'Seven'"), std::string::npos)
+      << reason_text(own, chunk);
+}
+
 TEST(ClaimCoverage, ReasonNamesTheMismatchAndTheMissingWords) {
   const ClaimResult ten =
       sc::claims::check_claim(config(), "Cheats get up to ten years [S1].", kChunks);
