@@ -91,22 +91,17 @@ TEST(ClaimCoverage, ReasonQuotesTheNumbersNearTheClaimsWordsElseEveryNumber) {
   // is, else all of them.
   const std::vector<ChunkInput> chunk = {
       {"S1", "Filed under Section 420 of the old code, the term may extend to Seven years."}};
-  const ClaimResult near =
-      sc::claims::check_claim(config(), "The term may extend to ten years [S1].", chunk);
-  EXPECT_FALSE(near.is_covered);
-  EXPECT_NE(reason_text(near, chunk).find("'ten' not in S1, which says 'Seven'"), std::string::npos)
-      << reason_text(near, chunk);
-  const ClaimResult all =
-      sc::claims::check_claim(config(), "A fine of 500 rupees applies [S1].", chunk);
-  EXPECT_FALSE(all.is_covered);
-  EXPECT_NE(reason_text(all, chunk).find("'500' not in S1, which says '420', 'Seven'"),
-            std::string::npos)
-      << reason_text(all, chunk);
+  // The uncovered claim's reason, which must hold `says`.
+  const auto expect_reason = [&](std::string_view claim, std::string_view says) {
+    const ClaimResult r = sc::claims::check_claim(config(), claim, chunk);
+    EXPECT_FALSE(r.is_covered) << claim;
+    EXPECT_NE(reason_text(r, chunk).find(says), std::string::npos) << reason_text(r, chunk);
+  };
+  expect_reason("The term may extend to ten years [S1].", "'ten' not in S1, which says 'Seven'");
+  expect_reason("A fine of 500 rupees applies [S1].", "'500' not in S1, which says '420', 'Seven'");
   // A number the claim has is not quoted back ("420" is the claim's own).
-  const ClaimResult own =
-      sc::claims::check_claim(config(), "Section 420 sets a term of nine years [S1].", chunk);
-  EXPECT_NE(reason_text(own, chunk).find("'nine' not in S1, which says 'Seven'"), std::string::npos)
-      << reason_text(own, chunk);
+  expect_reason("Section 420 sets a term of nine years [S1].",
+                "'nine' not in S1, which says 'Seven'");
 }
 
 TEST(ClaimCoverage, ReasonNamesTheMismatchAndTheMissingWords) {
