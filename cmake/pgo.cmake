@@ -21,7 +21,7 @@ target_link_libraries(sc_pgo_objects PUBLIC Eigen3::Eigen xsimd Threads::Threads
                                      PRIVATE sc_options)
 target_compile_options(sc_pgo_objects PRIVATE -fprofile-generate -fprofile-update=prefer-atomic)
 # The English tables' generator links the core too: the instrumented one here, as the trainer needs
-# the tables the generator writes (its counts are removed before training).
+# the tables the generator writes (its counts are written aside: SC_GENERATOR_ENV, CMakeLists.txt).
 set_property(TARGET sc_make_english_tables PROPERTY LINK_LIBRARIES sc_pgo_objects sc_options)
 target_link_options(sc_make_english_tables PRIVATE -fprofile-generate)
 add_executable(sc_pgo_train ${PROJECT_SOURCE_DIR}/src/tools/pgo_train.cpp ${SC_ENGLISH_TABLES})
