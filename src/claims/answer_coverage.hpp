@@ -71,8 +71,8 @@ struct ClaimResult {
   Reason reason;  // reason_text words it; its views are into the answer and the chunk texts
 };
 
-/// Why, in words: the reason of `result`, checked against `chunks` (the same chunks, whose ids and
-/// texts must still be alive).
+/// Why, in words: the reason of `result`, checked against `chunks` (the same chunks: their ids name
+/// them; the reason's own views, into the answer and the chunk texts, must still be alive).
 std::string reason_text(const ClaimResult& result, const std::vector<ChunkInput>& chunks);
 
 /// The decision about one answer.
