@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "checker/sentence_hits.hpp"
 #include "gil.hpp"
 #include "str_utf8.hpp"
 #include "text/citations.hpp"
-#include "text/sentence_hits.hpp"
 #include "text/utf8.hpp"
 
 namespace py = pybind11;
@@ -78,15 +78,15 @@ py::list query_hits(const py::str& query, const py::list& texts) {
   for (std::size_t i = 0; i < texts.size(); ++i) {
     views.push_back(sc::bindings::utf8_of(texts[i].ptr(), "texts", i));
   }
-  std::vector<sc::text::SentenceHits> hits;
+  std::vector<sc::checker::SentenceHits> hits;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   {
     sc::bindings::ReleaseGil release;
-    hits = sc::text::sentence_query_hits(q, views);
+    hits = sc::checker::sentence_query_hits(q, views);
     spans.reserve(hits.size());
     std::optional<sc::text::CodePointIndex> index;
     std::size_t indexed = SIZE_MAX;  // the text `index` maps
-    for (const sc::text::SentenceHits& h : hits) {
+    for (const sc::checker::SentenceHits& h : hits) {
       if (h.text != indexed) {
         index.emplace(views[h.text]);
         indexed = h.text;

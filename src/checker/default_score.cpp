@@ -21,6 +21,7 @@
 #include "checker/signals.hpp"
 #include "checker/vocabulary.hpp"
 #include "checker/word_relations.hpp"
+#include "common/renew.hpp"
 #include "common/trim.hpp"
 #include "text/tokenizer.hpp"
 
@@ -93,7 +94,7 @@ class ScratchTrim {
   ScratchTrim(const ScratchTrim&) = delete;
   ScratchTrim& operator=(const ScratchTrim&) = delete;
   ~ScratchTrim() {
-    if (input_bytes_ > kScratchKeepBytes) s_ = Scratch();
+    if (input_bytes_ > kScratchKeepBytes) common::renew(s_);
   }
 
  private:

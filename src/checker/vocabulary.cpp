@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/renew.hpp"
 #include "text/casefold.hpp"
 #include "text/stemmer.hpp"
 #include "text/stopwords.hpp"
@@ -267,7 +268,7 @@ class ThreadVocabulary final : public BudgetedCache {
  private:
   std::size_t held_bytes() const noexcept override { return vocabulary.memory_bytes(); }
   void empty() noexcept override {
-    vocabulary = Vocabulary();  // a fresh object: clear() would keep the capacity
+    common::renew(vocabulary);  // clear() would keep the capacity
   }
 };
 
@@ -285,7 +286,7 @@ VocabularyLease::VocabularyLease()
 
 VocabularyLease::~VocabularyLease() {
   // Before lease_ accounts it.
-  if (vocabulary_.size() > kMaxSpellings) vocabulary_ = Vocabulary();
+  if (vocabulary_.size() > kMaxSpellings) common::renew(vocabulary_);
 }
 
 }  // namespace sc::checker

@@ -56,6 +56,30 @@ TEST(CacheBudget, ACheckIsAccountedAndAZeroBudgetKeepsNothing) {
   EXPECT_EQ(ck::cache_bytes(), 0u);
 }
 
+// Emptying gives back the vocabulary's work buffers too: the folding buffer (non-ASCII words), the
+// number buffer (commas dropped) and the stemmer's (long words). Assigning a fresh vocabulary kept
+// them: libstdc++ copies a short string into the target's own heap buffer.
+TEST(CacheBudget, AnEmptiedVocabularyKeepsNoBuffers) {
+  const BudgetGuard guard;
+  const auto checker = default_checker();
+  ck::set_cache_budget(ck::kDefaultCacheBudget);
+  std::string context;
+  for (int i = 0; i < 50; ++i) {
+    const std::string n = std::to_string(1000 + i);
+    context +=
+        "\xC3\x9C"
+        "bereinstimmungsverh\xC3\xA4"
+        "ltnisse" +
+        n + " 1,234,567,890,123," + n + " internationalizations" + n +
+        "abcdefghijklmnopqrstuvwxyz ";
+  }
+  check(checker, "what is word5x", context);
+  EXPECT_GT(ck::cache_bytes(), 0u);
+  ck::set_cache_budget(0);
+  check(checker, "what is word5x", "x");
+  EXPECT_EQ(ck::cache_bytes(), 0u);
+}
+
 TEST(CacheBudget, ResultsDoNotDependOnTheBudget) {
   const BudgetGuard guard;
   const auto checker = default_checker();

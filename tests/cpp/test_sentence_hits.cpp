@@ -7,14 +7,14 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/sentence_hits.hpp"
 #include "text/analyzer.hpp"
 #include "text/citations.hpp"
-#include "text/sentence_hits.hpp"
 #include "text/sentences.hpp"
 
 namespace {
 
-using sc::text::SentenceHits;
+using sc::checker::SentenceHits;
 
 /// The definition, term by term: every sentence, citation markers stripped, its distinct terms
 /// among the query's (no token ruled out early).
@@ -55,7 +55,7 @@ TEST(SentenceHits, CountsDistinctStemmedQueryTermsPerSentence) {
   const std::vector<std::string_view> texts = {
       "Cheating is punished. Whoever cheats shall be punished with imprisonment [S1].",
       "The weather is fine."};
-  const auto hits = sc::text::sentence_query_hits("What is the punishment for cheating?", texts);
+  const auto hits = sc::checker::sentence_query_hits("What is the punishment for cheating?", texts);
   ASSERT_EQ(hits.size(), 2u);
   EXPECT_EQ(hits[0].text, 0u);
   EXPECT_EQ(hits[0].hits, 2u);  // cheat, punish: once each, however often
@@ -64,15 +64,15 @@ TEST(SentenceHits, CountsDistinctStemmedQueryTermsPerSentence) {
 }
 
 TEST(SentenceHits, NoQueryTermNoSentenceNoText) {
-  EXPECT_TRUE(sc::text::sentence_query_hits("what is the", {"The cat sat."}).empty());
-  EXPECT_TRUE(sc::text::sentence_query_hits("cats", {}).empty());
-  EXPECT_TRUE(sc::text::sentence_query_hits("cats", {"", "   "}).empty());
+  EXPECT_TRUE(sc::checker::sentence_query_hits("what is the", {"The cat sat."}).empty());
+  EXPECT_TRUE(sc::checker::sentence_query_hits("cats", {}).empty());
+  EXPECT_TRUE(sc::checker::sentence_query_hits("cats", {"", "   "}).empty());
 }
 
 TEST(SentenceHits, CitationMarkersAreNoTerms) {
   // "[S1]" would be the term "s1", which the query holds.
-  EXPECT_TRUE(sc::text::sentence_query_hits("s1 results", {"Nothing here [S1]."}).empty());
-  EXPECT_EQ(sc::text::sentence_query_hits("s1 results", {"S1 results [S1]."}).at(0).hits, 2u);
+  EXPECT_TRUE(sc::checker::sentence_query_hits("s1 results", {"Nothing here [S1]."}).empty());
+  EXPECT_EQ(sc::checker::sentence_query_hits("s1 results", {"S1 results [S1]."}).at(0).hits, 2u);
 }
 
 TEST(SentenceHits, CapitalsMarksAndOtherScriptsMatchAsTheAnalyzerReadsThem) {
@@ -86,7 +86,7 @@ TEST(SentenceHits, CapitalsMarksAndOtherScriptsMatchAsTheAnalyzerReadsThem) {
        {std::string_view("paris"), std::string_view("\xC3\xA9tude"),
         std::string_view("e\xCC\x81tude"), std::string_view("\xE5\x8C\x97\xE4\xBA\xAC"),
         std::string_view("tis 42"), std::string_view("k\xC3\xA9pler")}) {
-    expect_same(sc::text::sentence_query_hits(query, texts), brute_force(query, texts),
+    expect_same(sc::checker::sentence_query_hits(query, texts), brute_force(query, texts),
                 std::string(query));
   }
 }
@@ -109,7 +109,7 @@ TEST(SentenceHits, EqualsTheDefinitionOnRandomText) {
       for (std::size_t i = rng() % 30; i > 0; --i) text += piece() + (rng() % 3 ? " " : "");
     }
     const std::vector<std::string_view> texts(owned.begin(), owned.end());
-    expect_same(sc::text::sentence_query_hits(query, texts), brute_force(query, texts), query);
+    expect_same(sc::checker::sentence_query_hits(query, texts), brute_force(query, texts), query);
   }
 }
 
