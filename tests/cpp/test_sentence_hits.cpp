@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/cache_budget.hpp"
 #include "checker/sentence_hits.hpp"
 #include "text/analyzer.hpp"
 #include "text/citations.hpp"
@@ -110,6 +111,27 @@ TEST(SentenceHits, EqualsTheDefinitionOnRandomText) {
     }
     const std::vector<std::string_view> texts(owned.begin(), owned.end());
     expect_same(sc::checker::sentence_query_hits(query, texts), brute_force(query, texts), query);
+  }
+}
+
+// The words go through this thread's vocabulary, a cache: emptied after every call (budget 0) or
+// kept, the counts are the same.
+TEST(SentenceHits, ResultsDoNotDependOnTheThreadsWordCache) {
+  struct BudgetGuard {
+    ~BudgetGuard() { sc::checker::set_cache_budget(sc::checker::kDefaultCacheBudget); }
+  } guard;
+  const std::vector<std::string_view> texts = {
+      "Runs of 1,000 runners ran in Paris [S1]. \xC3\x89tudes run. Running 42 x_1.",
+      "The runner's run. 1000 runs; 1,000 more."};
+  for (const std::string_view query :
+       {std::string_view("running 1,000 runners"), std::string_view("\xC3\xA9tude x_1 42 paris")}) {
+    sc::checker::set_cache_budget(sc::checker::kDefaultCacheBudget);
+    const auto kept = sc::checker::sentence_query_hits(query, texts);
+    sc::checker::set_cache_budget(0);
+    const auto emptied = sc::checker::sentence_query_hits(query, texts);
+    expect_same(kept, brute_force(query, texts), std::string(query));
+    expect_same(emptied, kept, std::string(query));
+    EXPECT_FALSE(kept.empty());
   }
 }
 
