@@ -1,7 +1,9 @@
 #include "checker/sentence_hits.hpp"
 
 #include <array>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "checker/vocabulary.hpp"
 #include "text/analyzer.hpp"
@@ -12,50 +14,49 @@
 namespace sc::checker {
 namespace {
 
-// The query's terms, numbered, in a small open-addressing table: a candidate token's term is
-// found by one hash and a probe or two.
+// The query's distinct terms, numbered in first-seen order, in an open-addressing table kept at
+// most half full: a candidate token's term is found by one hash and a probe or two, and a long
+// query is read in linear time.
 class QueryTermSet {
  public:
   explicit QueryTermSet(std::string_view query) {
-    text::Analyzer().for_each_term(query, [&](std::string_view term, const text::Token&) {
-      if (index_of(term) < 0) terms_.emplace_back(term);
-    });
-    std::size_t slots = 8;
-    while (slots < 2 * terms_.size()) slots *= 2;
-    slots_.assign(slots, -1);
-    for (std::size_t i = 0; i < terms_.size(); ++i)
-      slots_[free_slot(terms_[i])] = static_cast<int>(i);
+    text::Analyzer().for_each_term(query,
+                                   [&](std::string_view term, const text::Token&) { add(term); });
   }
 
   std::size_t size() const noexcept { return terms_.size(); }
   const std::vector<std::string>& terms() const noexcept { return terms_; }
 
   /// The index of `term` among the query's terms, or -1.
-  int find(std::string_view term) const noexcept {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t slot = text::hash_term(term) & mask;; slot = (slot + 1) & mask) {
-      const int i = slots_[slot];
-      if (i < 0 || text::same_bytes(terms_[static_cast<std::size_t>(i)], term)) return i;
-    }
+  std::int64_t find(std::string_view term) const noexcept {
+    return slots_.empty() ? -1 : slots_[probe(term)];
   }
 
  private:
-  // Linear, for building only (a query has a handful of terms).
-  int index_of(std::string_view term) const noexcept {
-    for (std::size_t i = 0; i < terms_.size(); ++i) {
-      if (terms_[i] == term) return static_cast<int>(i);
-    }
-    return -1;
-  }
-  std::size_t free_slot(std::string_view term) const noexcept {
+  // The slot holding `term`, or the empty slot where it would go.
+  std::size_t probe(std::string_view term) const noexcept {
     const std::size_t mask = slots_.size() - 1;
-    std::size_t slot = text::hash_term(term) & mask;
-    while (slots_[slot] >= 0) slot = (slot + 1) & mask;
-    return slot;
+    for (std::size_t slot = text::hash_term(term) & mask;; slot = (slot + 1) & mask) {
+      const std::int64_t i = slots_[slot];
+      if (i < 0 || text::same_bytes(terms_[static_cast<std::size_t>(i)], term)) return slot;
+    }
+  }
+
+  void add(std::string_view term) {
+    if ((terms_.size() + 1) * 2 > slots_.size()) {
+      slots_.assign(slots_.empty() ? 16 : 2 * slots_.size(), -1);
+      for (std::size_t i = 0; i < terms_.size(); ++i) {
+        slots_[probe(terms_[i])] = static_cast<std::int64_t>(i);
+      }
+    }
+    const std::size_t slot = probe(term);
+    if (slots_[slot] >= 0) return;
+    slots_[slot] = static_cast<std::int64_t>(terms_.size());
+    terms_.emplace_back(term);
   }
 
   std::vector<std::string> terms_;
-  std::vector<int> slots_;
+  std::vector<std::int64_t> slots_;  // index into terms_, -1 = empty
 };
 
 }  // namespace
@@ -114,7 +115,7 @@ std::vector<SentenceHits> sentence_query_hits(std::string_view query,
           term = info.folded;
         }
         if (term.empty()) return;
-        const int found = wanted.find(term);
+        const std::int64_t found = wanted.find(term);
         if (found >= 0 && stamp[static_cast<std::size_t>(found)] != sentence) {
           stamp[static_cast<std::size_t>(found)] = sentence;
           ++hits;
