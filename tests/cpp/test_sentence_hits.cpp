@@ -135,4 +135,17 @@ TEST(SentenceHits, ResultsDoNotDependOnTheThreadsWordCache) {
   }
 }
 
+// A query of 100,000 distinct terms (each read once: deduplicating them pairwise would take
+// minutes) against sentences naming a few of them, one twice.
+TEST(SentenceHits, ALongQueryCountsItsTermsOnce) {
+  std::string query;
+  for (int i = 0; i < 100000; ++i) query += "w" + std::to_string(i) + "x ";
+  const std::vector<std::string_view> texts = {"W5x, w99999x and w5x again. Nothing else.",
+                                               "Only w123456x here."};
+  const auto hits = sc::checker::sentence_query_hits(query, texts);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].text, 0u);
+  EXPECT_EQ(hits[0].hits, 2u);
+}
+
 }  // namespace
