@@ -24,7 +24,8 @@ struct SentenceHits {
 /// (folded, stop words dropped, words stemmed, numbers and identifiers as folded); a sentence is
 /// read without its citation markers. Empty when the query has no term. The texts' words are
 /// analysed by this thread's vocabulary (the checker's word memo), so words a check has already
-/// read cost one lookup.
+/// read cost one lookup. It takes a VocabularyLease: not to be called while this thread holds one
+/// (inside a check), as leases do not nest.
 std::vector<SentenceHits> sentence_query_hits(std::string_view query,
                                               const std::vector<std::string_view>& texts);
 

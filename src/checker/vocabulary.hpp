@@ -196,7 +196,8 @@ inline constexpr std::size_t kMaxSpellings = std::size_t{1} << 18;
 class ThreadVocabulary;
 
 /// This thread's vocabulary for the length of one check: other threads cannot empty it while the
-/// lease lives. On release it accounts the vocabulary's size and enforces the budget.
+/// lease lives. On release it accounts the vocabulary's size and enforces the budget. Leases do
+/// not nest: a thread holding one must not take another (it would wait for itself).
 class VocabularyLease {
  public:
   VocabularyLease();

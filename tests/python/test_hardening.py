@@ -553,6 +553,31 @@ def test_numpy_being_imported_by_another_thread_is_not_read_half_made() -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_texts_dropped_by_another_thread_during_a_sentence_search_stay_readable() -> None:
+    # The core reads the texts' UTF-8 with the GIL released; the list alone kept the str objects alive, so another
+    # thread clearing it freed them mid-read (a crash: large strings are unmapped when freed).
+    code = textwrap.dedent(
+        """
+        import threading, time
+        from sufficient_context._core import sentences
+        texts = [("Paris is the capital of France number %d. " % i) * 50000 for i in range(6)]
+        started = threading.Event()
+        def clear():
+            started.wait()
+            time.sleep(0.002)
+            texts.clear()
+        thread = threading.Thread(target=clear)
+        thread.start()
+        started.set()
+        hits = sentences.query_hits("paris capital france", texts)
+        thread.join()
+        assert len(hits) == 6 * 50000 and texts == [], (len(hits), len(texts))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
 @pytest.mark.parametrize(
     ("values", "dtype"),
     [(np.array([1 + 1j, 2.0, 3.0]), "complex128"), (["1", "0", "0"], "<U1"), ([True, False, True], "bool"),
