@@ -9,11 +9,11 @@
 namespace sc::checker {
 
 /// Each thread that checks keeps caches between checks (a Vocabulary for default scoring and
-/// sentence_query_hits, a claim workspace with its word memos for claim coverage). Together they share one byte budget
-/// (cache_budget(); 256 MiB unless set). A check that ends with the total over budget empties the
-/// caches of other threads that are not checking, then this thread's other idle caches, then the
-/// one it used. Emptying only costs speed (the next check rebuilds what it needs), never a
-/// different result.
+/// sentence_query_hits, a claim workspace with its word memos for claim coverage). Together they
+/// share one byte budget (cache_budget(); 256 MiB unless set). A check that ends with the total
+/// over budget empties the caches of other threads that are not checking, then this thread's other
+/// idle caches, then the one it used. Emptying only costs speed (the next check rebuilds what it
+/// needs), never a different result.
 inline constexpr std::size_t kDefaultCacheBudget = std::size_t{256} << 20;
 
 void set_cache_budget(std::size_t bytes) noexcept;
