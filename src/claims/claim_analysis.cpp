@@ -285,7 +285,9 @@ std::uint32_t ClaimAnalyzer::new_word_info(const text::Token& token) {
   // and the speaker, whose keys are not their words' prefixes).
   const KeyFilter& meta_filter = config.meta_filter();
   info.meta_id = kNoKey;
-  if (!config.meta().empty() && (info.number_length > 0 || meta_filter.might_match_word(folded_)) &&
+  if (!config.meta().empty() &&
+      (info.number_length > 0 || info.kind == ItemKind::Speaker ||
+       meta_filter.might_match_word(folded_)) &&
       meta_filter.has(prefix_code(key_))) {
     info.meta_id = config.meta().id(key_);
   }

@@ -103,7 +103,9 @@ std::vector<std::int32_t> phrase_ids(const PhraseSet& phrases, const KeyFilter& 
     fold_token(t.token.text, folded);
     std::int32_t id = kNoKey;
     const std::string_view number = number_part(t.token.text, t.token.kind);
-    if (!number.empty() || filter.might_match_word(folded)) {
+    // A number's or the speaker's key is not its word's prefix: the filter decides on the key.
+    const bool speaker = t.token.kind == text::TokenKind::Word && is_speaker(folded);
+    if (!number.empty() || speaker || filter.might_match_word(folded)) {
       token_key(t.token.text, t.token.kind, folded, key);
       if (filter.has(prefix_code(key))) id = phrases.id(key);
     }

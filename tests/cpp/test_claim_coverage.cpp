@@ -190,6 +190,14 @@ TEST(ClaimCoverage, MetaStatementsNeedNoEvidence) {
   EXPECT_EQ(r.attribution_coverage, 1.0);
   EXPECT_TRUE(r.is_grounded);
 
+  // A phrase opening with the speaker ("I hope this helps"): "I" is keyed as the speaker, not by
+  // its letters, and still reaches the phrase (it was ruled out by the letters' filter once).
+  for (const std::string_view closing : {"I hope this helps.", "I HOPE THIS HELPS!"}) {
+    const AnswerResult a = sc::claims::check_answer(config(), closing, kChunks);
+    ASSERT_EQ(a.claims.size(), 1u);
+    EXPECT_TRUE(a.claims[0].is_meta) << closing;
+  }
+
   // A meta phrase followed by what the chunks say is a claim; so is one with a number or a name.
   for (const std::string_view claim :
        {"In summary, cheating is punishable.", "In summary, Section 420 applies.",
