@@ -777,12 +777,7 @@ std::vector<double> support_scores(const c::ClaimConfig& config, const py::str& 
                                    const py::list& texts) {
   const std::string_view utf8 = utf8_of(claim.ptr(), "sentence");
   std::vector<py::object> keep;
-  std::vector<std::string_view> views;
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    py::object text = texts[i];
-    views.push_back(utf8_of(text.ptr(), "chunks", i));
-    keep.push_back(std::move(text));
-  }
+  const std::vector<std::string_view> views = sc::bindings::utf8_of_items(texts, "chunks", keep);
   sc::bindings::ReleaseGil release;
   return c::support_scores(config, utf8, views);
 }

@@ -73,17 +73,8 @@ py::str strip_citations(const py::str& str) {
 /// sentence_query_hits as (text index, start, end, hits), str indices of that text.
 py::list query_hits(const py::str& query, const py::list& texts) {
   const std::string_view q = sc::bindings::utf8_of(query.ptr(), "query");
-  // The str objects stay referenced: another thread may drop them from `texts` while the GIL is
-  // released, and `views` read their UTF-8.
   std::vector<py::object> keep;
-  std::vector<std::string_view> views;
-  keep.reserve(texts.size());
-  views.reserve(texts.size());
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    py::object text = texts[i];
-    views.push_back(sc::bindings::utf8_of(text.ptr(), "texts", i));
-    keep.push_back(std::move(text));
-  }
+  const std::vector<std::string_view> views = sc::bindings::utf8_of_items(texts, "texts", keep);
   std::vector<sc::checker::SentenceHits> hits;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace sc::bindings {
 
@@ -24,6 +26,22 @@ inline std::string_view utf8_of(PyObject* text, const char* name, std::size_t in
   const char* data = PyUnicode_AsUTF8AndSize(text, &size);
   if (data == nullptr) throw pybind11::error_already_set();
   return {data, static_cast<std::size_t>(size)};
+}
+
+/// utf8_of every item of the list argument `items`, named `name` in errors. `keep` takes a
+/// reference to each item: the list alone would not keep them alive while the GIL is released
+/// (another thread may drop them from it), and the views read their UTF-8.
+inline std::vector<std::string_view> utf8_of_items(const pybind11::list& items, const char* name,
+                                                   std::vector<pybind11::object>& keep) {
+  std::vector<std::string_view> views;
+  views.reserve(items.size());
+  keep.reserve(keep.size() + items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    pybind11::object item = items[i];
+    views.push_back(utf8_of(item.ptr(), name, i));
+    keep.push_back(std::move(item));
+  }
+  return views;
 }
 
 }  // namespace sc::bindings

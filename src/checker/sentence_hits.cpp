@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,66 +13,21 @@
 #include "text/stopwords.hpp"
 
 namespace sc::checker {
-namespace {
-
-// The query's distinct terms, numbered in first-seen order, in an open-addressing table kept at
-// most half full: a candidate token's term is found by one hash and a probe or two, and a long
-// query is read in linear time.
-class QueryTermSet {
- public:
-  explicit QueryTermSet(std::string_view query) {
-    text::Analyzer().for_each_term(query,
-                                   [&](std::string_view term, const text::Token&) { add(term); });
-  }
-
-  std::size_t size() const noexcept { return terms_.size(); }
-  const std::vector<std::string>& terms() const noexcept { return terms_; }
-
-  /// The index of `term` among the query's terms, or -1.
-  std::int64_t find(std::string_view term) const noexcept {
-    return slots_.empty() ? -1 : slots_[probe(term)];
-  }
-
- private:
-  // The slot holding `term`, or the empty slot where it would go.
-  std::size_t probe(std::string_view term) const noexcept {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t slot = text::hash_term(term) & mask;; slot = (slot + 1) & mask) {
-      const std::int64_t i = slots_[slot];
-      if (i < 0 || text::same_bytes(terms_[static_cast<std::size_t>(i)], term)) return slot;
-    }
-  }
-
-  void add(std::string_view term) {
-    if ((terms_.size() + 1) * 2 > slots_.size()) {
-      slots_.assign(slots_.empty() ? 16 : 2 * slots_.size(), -1);
-      for (std::size_t i = 0; i < terms_.size(); ++i) {
-        slots_[probe(terms_[i])] = static_cast<std::int64_t>(i);
-      }
-    }
-    const std::size_t slot = probe(term);
-    if (slots_[slot] >= 0) return;
-    slots_[slot] = static_cast<std::int64_t>(terms_.size());
-    terms_.emplace_back(term);
-  }
-
-  std::vector<std::string> terms_;
-  std::vector<std::int64_t> slots_;  // index into terms_, -1 = empty
-};
-
-}  // namespace
 
 std::vector<SentenceHits> sentence_query_hits(std::string_view query,
                                               const std::vector<std::string_view>& texts) {
-  const QueryTermSet wanted(query);
+  // The query's distinct terms, numbered in first-seen order.
+  text::TermInterner wanted;
+  text::Analyzer().for_each_term(
+      query, [&](std::string_view term, const text::Token&) { wanted.intern(term); });
   std::vector<SentenceHits> out;
-  if (wanted.size() == 0) return out;
+  if (wanted.empty()) return out;
   // A term starts with its folded word's first character (stemming never changes it), so a token
   // whose first byte is an ASCII letter or digit, followed by an ASCII byte or nothing (no mark
   // to compose with), can be a query term only if some term starts with that byte lowered: most
   // tokens are ruled out before they are looked up.
   std::array<bool, 128> first{};
-  for (const std::string& term : wanted.terms()) {
+  for (const std::string_view term : wanted.terms()) {
     const auto b = static_cast<unsigned char>(term[0]);
     if (b < 0x80) first[b] = true;
   }
@@ -115,9 +71,9 @@ std::vector<SentenceHits> sentence_query_hits(std::string_view query,
           term = info.folded;
         }
         if (term.empty()) return;
-        const std::int64_t found = wanted.find(term);
-        if (found >= 0 && stamp[static_cast<std::size_t>(found)] != sentence) {
-          stamp[static_cast<std::size_t>(found)] = sentence;
+        const std::optional<std::uint32_t> found = wanted.find(term);
+        if (found && stamp[*found] != sentence) {
+          stamp[*found] = sentence;
           ++hits;
         }
       });
