@@ -889,12 +889,8 @@ void sc::bindings::bind_claims(py::module_& m) {
           [](const c::QueryTypeRules& rules, const py::str& query, const py::list& texts) {
             const std::string_view utf8 = utf8_of(query.ptr(), "query");
             std::vector<py::object> keep;
-            std::vector<std::string_view> views;
-            for (std::size_t i = 0; i < texts.size(); ++i) {
-              py::object text = texts[i];
-              views.push_back(utf8_of(text.ptr(), "chunks", i));
-              keep.push_back(std::move(text));
-            }
+            const std::vector<std::string_view> views =
+                sc::bindings::utf8_of_items(texts, "chunks", keep);
             c::EvidenceCheck r;
             {
               sc::bindings::ReleaseGil release;
