@@ -16,17 +16,17 @@ reports wall time and process CPU time; the table shows medians over `--processe
   call (`check_sufficiency`, `check_answer`) on a small case; for reference, reading and parsing the packaged TSVs
   (what building the English tables cost before they were compiled in).
 - first sight vs seen before: `--rows` squad2 rows (../shared/datasets/squad2, a different random sample in each
-  process), each checked once with `check_sufficiency` (pass 1: every word is new to the process), then the same
-  rows again (pass 2: every word seen before). Pass 2 reads equal but new `str` objects, decoded from the same
-  JSON before pass 1, as text seen before reaches a service (a new request); the same objects again would skip
-  CPython's UTF-8 encoding of non-ASCII `str`, which is cached in the object, and so charge pass 1 for it. That
-  same-object pass is shown as a third row. The checker and one tiny check run before pass 1, and the loaded
-  rows are frozen out of the garbage collector (gc.freeze), so pass 1 holds only the cost of new text.
-  "+x%" is pass 1 / pass 2 - 1. Before pass 1 the process waits until it is idle (NumPy's OpenBLAS threads spin
-  for ~0.1 s of CPU after the import, which process CPU time would otherwise charge to pass 1); the checking thread's
-  own CPU time is shown too. Minor page faults per pass (getrusage) show the memory a first sight touches.
-  A second table splits both passes into tenths of the rows, beside the words new to the process in each tenth:
-  a fit of extra time against new words separates what each new word costs from what every row costs more in
+  process; `--dataset` takes hotpot, halueval or begin rows instead, all of them when it holds fewer), each checked once
+  with `check_sufficiency` (pass 1: every word is new to the process), then the same rows again (pass 2: every word seen
+  before). Pass 2 reads equal but new `str` objects, decoded from the same JSON before pass 1, as text seen before
+  reaches a service (a new request); the same objects again would skip CPython's UTF-8 encoding of non-ASCII `str`,
+  which is cached in the object, and so charge pass 1 for it. That same-object pass is shown as a third row. The checker
+  and one tiny check run before pass 1, and the loaded rows are frozen out of the garbage collector (gc.freeze), so pass
+  1 holds only the cost of new text. "+x%" is pass 1 / pass 2 - 1. Before pass 1 the process waits until it is idle
+  (NumPy's OpenBLAS threads spin for ~0.1 s of CPU after the import, which process CPU time would otherwise charge to
+  pass 1); the checking thread's own CPU time is shown too. Minor page faults per pass (getrusage) show the memory a
+  first sight touches. A second table splits both passes into tenths of the rows, beside the words new to the process in
+  each tenth: a fit of extra time against new words separates what each new word costs from what every row costs more in
   pass 1 whatever its words.
 - `--against PKG_DIR` compares two builds: the first-sight processes alternate between this build and the other
   (process by process, on the same samples), and a last table prints both ratios with their quartiles and the
@@ -145,6 +145,15 @@ print(json.dumps(out))
 """
 
 
+# Every dataset's rows carry a query and contexts: check_sufficiency reads them all alike.
+DATASET_FILES = {
+    "squad2": "squad2/squad2-sufficiency.jsonl",
+    "hotpot": "hotpot/hotpot-sufficiency.jsonl",
+    "halueval": "halueval/halueval-qa-claims.jsonl",
+    "begin": "begin/begin-claims.jsonl",
+}
+
+
 def run(code: str, *args: str, pythonpath: str | None = None) -> dict[str, Any]:
     """The child's last line of output, as JSON; with `pythonpath`, the child imports that build instead."""
     env = None if pythonpath is None else {**os.environ, "PYTHONPATH": pythonpath}
@@ -177,7 +186,13 @@ def isa() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--processes", type=int, default=7, help="fresh processes per measurement (default 7)")
-    parser.add_argument("--rows", type=int, default=300, help="squad2 rows per first-sight process (default 300)")
+    parser.add_argument("--rows", type=int, default=300, help="rows per first-sight process (default 300)")
+    parser.add_argument(
+        "--dataset",
+        choices=sorted(DATASET_FILES),
+        default="squad2",
+        help="where the first-sight rows come from (default squad2, the target's rows); the others are held-out kinds",
+    )
     parser.add_argument(
         "--against",
         metavar="PKG_DIR",
@@ -187,7 +202,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.processes < 1 or args.rows < 1:
         parser.error("--processes and --rows must be at least 1")
-    data = DATASETS / "squad2" / "squad2-sufficiency.jsonl"
+    data = DATASETS / DATASET_FILES[args.dataset]
+    if not data.is_file():
+        raise SystemExit(f"{data} is missing: the benchmark reads the datasets beside the repo (or SC_DATASETS)")
+    with open(data, encoding="utf-8") as fh:
+        rows = min(args.rows, sum(1 for line in fh if line.strip()))
     # Byte-compile the package first, as `pip install` does: NumPy's modules come compiled, and under
     # PYTHONDONTWRITEBYTECODE a source tree would otherwise be compiled again by every import (+40 ms here).
     spec = importlib.util.find_spec("sufficient_context")
@@ -228,14 +247,14 @@ def main() -> None:
     # host's ratio moves by several points between sittings) then reaches both alike.
     sight, other = [], []
     for seed in range(k):
-        sight.append(run(FIRST_SIGHT, str(data), str(args.rows), str(seed)))
+        sight.append(run(FIRST_SIGHT, str(data), str(rows), str(seed)))
         if args.against is not None:
-            other.append(run(FIRST_SIGHT, str(data), str(args.rows), str(seed), pythonpath=against))
+            other.append(run(FIRST_SIGHT, str(data), str(rows), str(seed), pythonpath=against))
     first_wall, first_cpu = median_of(sight, "first")
     again_wall, again_cpu = median_of(sight, "again")
     ratios_cpu = sorted(s["first"]["cpu"] / s["again"]["cpu"] - 1 for s in sight)
     ratios_wall = sorted(s["first"]["wall"] / s["again"]["wall"] - 1 for s in sight)
-    print(f"\nfirst sight vs seen before, {args.rows} squad2 rows per process (target <= +15%):\n")
+    print(f"\nfirst sight vs seen before, {rows} {args.dataset} rows per process (target <= +15%):\n")
     ratios_thread = sorted(s["first"]["thread"] / s["again"]["thread"] - 1 for s in sight)
     ratios_same = sorted(s["first"]["thread"] / s["same"]["thread"] - 1 for s in sight)
     passes = ("first", "again", "same")
