@@ -633,6 +633,9 @@ def test_eval_refuses_to_overwrite_its_input_and_an_interrupt_leaves_only_marked
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as a terminal's foreground job gets it: a suite started as a background job (`... &` in a script)
+        # hands its children SIGINT ignored, and Python then installs no KeyboardInterrupt handler.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     partial = out / "results.jsonl.partial"
     while not (partial.exists() and partial.stat().st_size > 0) and process.poll() is None:
