@@ -10,6 +10,14 @@ from pathlib import Path
 
 # The labelled datasets live beside the repo (../shared/datasets); SC_DATASETS points elsewhere.
 DATASETS = Path(os.environ.get("SC_DATASETS", Path(__file__).resolve().parents[1].parent / "shared" / "datasets"))
+# Each dataset's file under DATASETS, by name. Every row has a query and contexts, so any of them can feed
+# check_sufficiency; the claim sets (halueval, begin) add an answer.
+DATASET_FILES = {
+    "squad2": "squad2/squad2-sufficiency.jsonl",
+    "hotpot": "hotpot/hotpot-sufficiency.jsonl",
+    "halueval": "halueval/halueval-qa-claims.jsonl",
+    "begin": "begin/begin-claims.jsonl",
+}
 
 
 def cpu_model() -> str:

@@ -46,7 +46,7 @@ import subprocess
 import sys
 from typing import Any
 
-from _machine import DATASETS, cpu_model
+from _machine import DATASET_FILES, DATASETS, cpu_model
 
 IMPORT_NUMPY = """
 import json, time
@@ -143,15 +143,6 @@ for k in range(10):
 out["new_words"] = new
 print(json.dumps(out))
 """
-
-
-# Every dataset's rows carry a query and contexts: check_sufficiency reads them all alike.
-DATASET_FILES = {
-    "squad2": "squad2/squad2-sufficiency.jsonl",
-    "hotpot": "hotpot/hotpot-sufficiency.jsonl",
-    "halueval": "halueval/halueval-qa-claims.jsonl",
-    "begin": "begin/begin-claims.jsonl",
-}
 
 
 def run(code: str, *args: str, pythonpath: str | None = None) -> dict[str, Any]:
